@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ImageCodecs",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        .executable(name: "imagecodecs", targets: ["imagecodecs"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(name: "CodecCore"),
+        .target(name: "PNGCodec", dependencies: ["CodecCore", "CZlib"]),
+        .target(name: "ImageCodecs", dependencies: ["CodecCore", "PNGCodec"]),
+        .executableTarget(
+            name: "imagecodecs",
+            dependencies: [
+                "ImageCodecs", "PNGCodec",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "TestSupport", dependencies: ["ImageCodecs"], path: "Tests/TestSupport"),
+        .testTarget(name: "CodecCoreTests", dependencies: ["CodecCore", "TestSupport"]),
+        .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "ImageCodecs", "TestSupport"]),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,11 @@
+#include <zlib.h>
+
+/// `inflateInit` is a macro in zlib.h; Swift cannot call macros, so wrap it.
+static inline int czlib_inflate_init(z_stream *stream) {
+    return inflateInit(stream);
+}
+
+/// `deflateInit` is a macro in zlib.h; wrapped for the same reason.
+static inline int czlib_deflate_init(z_stream *stream, int level) {
+    return deflateInit(stream, level);
+}

@@ -1,0 +1,119 @@
+/// Composes animation frames onto a full RGBA8 canvas the way browsers show them.
+///
+/// The canvas starts transparent black. Before frame *k* is drawn, frame *k−1*'s disposal
+/// is applied to *k−1*'s rectangle: `none` leaves it, `background` clears it to transparent
+/// black, `previous` restores what was there before *k−1* was drawn (APNG 1.0 §fcTL, GIF89a
+/// §23 "Disposal Method"). A `previous` disposal on the first frame acts as `background`.
+public struct AnimationCompositor: Sendable {
+    public let width: Int
+    public let height: Int
+    /// The composed canvas after the last frame drawn, RGBA8, straight alpha.
+    public private(set) var canvas: [UInt8]
+    private var lastRect: FrameRect?
+    private var lastDisposal = Disposal.none
+    /// The pixels under `lastRect` before the last frame was drawn, kept for `previous`.
+    private var saved: [UInt8] = []
+
+    /// A transparent canvas; the caller has checked its size against ``Limits``.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        canvas = [UInt8](repeating: 0, count: width * height * 4)
+    }
+
+    /// How a frame's pixels are mixed into the canvas under ``Blend/over``.
+    public enum OverFormula: Sendable {
+        /// Every channel, alpha included, moves from the canvas value toward the frame value
+        /// by the frame's alpha: `out = (dst·(255−a) + src·a) / 255`, rounded. Alpha-0 pixels
+        /// keep the canvas and alpha-255 pixels replace it, so it serves binary-alpha formats;
+        /// it is the arithmetic of the APNG reference (see SPEC-NOTES.md, APNG).
+        case linearMask
+    }
+
+    /// Applies the previous frame's disposal, then draws `frame` (an RGBA8 raster the size
+    /// of `rect`, which lies inside the canvas) with `blend`.
+    public mutating func draw(_ frame: Raster, in rect: FrameRect, disposal: Disposal, blend: Blend,
+                              formula: OverFormula = .linearMask) {
+        applyPendingDisposal()
+        let target = rect.clipped(toWidth: width, height: height)
+        if disposal == .previous { saved = copyOut(target) }
+        for row in 0..<target.height {
+            let src = (row + target.y - rect.y) * frame.bytesPerRow + (target.x - rect.x) * 4
+            let dst = ((row + target.y) * width + target.x) * 4
+            canvas.withUnsafeMutableBufferPointer { out in
+                frame.pixels.withUnsafeBufferPointer { inp in
+                    let o = out.baseAddress! + dst, i = inp.baseAddress! + src
+                    if blend == .source {
+                        o.update(from: i, count: target.width * 4)
+                    } else {
+                        Self.blendLinearMask(o, i, count: target.width)
+                    }
+                }
+            }
+        }
+        lastRect = target
+        lastDisposal = disposal
+    }
+
+    /// `out = (dst·(255−a) + src·a + 128) · 257 >> 16`, exact division by 255 with rounding.
+    @inline(__always)
+    private static func blendLinearMask(_ out: UnsafeMutablePointer<UInt8>, _ inp: UnsafePointer<UInt8>, count: Int) {
+        for p in 0..<count {
+            let o = out + p * 4, i = inp + p * 4
+            let a = UInt32(i[3])
+            if a == 255 { o.update(from: i, count: 4); continue }
+            if a == 0 { continue }
+            let na = 255 &- a
+            for c in 0..<4 {
+                let t = UInt32(o[c]) &* na &+ UInt32(i[c]) &* a &+ 128
+                o[c] = UInt8(truncatingIfNeeded: (t &+ (t &>> 8)) &>> 8)
+            }
+        }
+    }
+
+    private mutating func applyPendingDisposal() {
+        guard let rect = lastRect else { return }
+        switch lastDisposal {
+        case .none: break
+        case .background: fill(rect, with: nil)
+        case .previous: fill(rect, with: saved)
+        }
+        lastRect = nil
+        saved = []
+    }
+
+    private func copyOut(_ rect: FrameRect) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(rect.width * rect.height * 4)
+        for row in rect.y..<(rect.y + rect.height) {
+            let start = (row * width + rect.x) * 4
+            out.append(contentsOf: canvas[start..<(start + rect.width * 4)])
+        }
+        return out
+    }
+
+    /// Clears `rect` to transparent black, or writes `pixels` (a copy of the same rectangle).
+    private mutating func fill(_ rect: FrameRect, with pixels: [UInt8]?) {
+        let rowBytes = rect.width * 4
+        for row in 0..<rect.height {
+            let start = ((row + rect.y) * width + rect.x) * 4
+            if let pixels {
+                canvas.replaceSubrange(start..<(start + rowBytes), with: pixels[(row * rowBytes)..<((row + 1) * rowBytes)])
+            } else {
+                for i in start..<(start + rowBytes) { canvas[i] = 0 }
+            }
+        }
+    }
+
+    /// Whether frame `index` can be composed from a transparent canvas, without any earlier
+    /// frame: the first frame, a full-canvas frame that replaces every pixel, or a frame
+    /// whose predecessor cleared the whole canvas (YYImage's `blendFromIndex` rule).
+    public static func isIndependent(_ index: Int, frame: FrameProperties, previous: FrameProperties?,
+                                     canvasWidth: Int, canvasHeight: Int) -> Bool {
+        guard index > 0, let previous else { return true }
+        let rect = FrameRect(x: frame.x, y: frame.y, width: frame.width, height: frame.height)
+        if frame.blend == .source && rect.covers(width: canvasWidth, height: canvasHeight) { return true }
+        let prevRect = FrameRect(x: previous.x, y: previous.y, width: previous.width, height: previous.height)
+        return previous.disposal == .background && prevRect.covers(width: canvasWidth, height: canvasHeight)
+    }
+}

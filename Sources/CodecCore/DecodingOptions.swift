@@ -1,0 +1,32 @@
+/// How decoded pixels are laid out.
+public enum PixelFormat: Sendable, Equatable {
+    /// 8 bits per sample, R G B A in memory.
+    case rgba8
+    /// 8 bits per sample, B G R A in memory (what CoreGraphics calls little-endian ARGB32).
+    case bgra8
+    /// 16 bits per sample in native byte order, R G B A. Produced only for sources with
+    /// more than 8 bits per sample when ``DecodingOptions/prefersSixteenBitOutput`` is set.
+    case rgba16
+
+    /// Bytes of one pixel.
+    public var bytesPerPixel: Int { self == .rgba16 ? 8 : 4 }
+}
+
+/// Options that shape decoding, shared by every codec.
+public struct DecodingOptions: Sendable, Equatable {
+    public var limits = Limits()
+    /// Byte order of 8-bit output (``PixelFormat/rgba8`` or ``PixelFormat/bgra8``).
+    public var byteOrder: PixelFormat = .rgba8
+    /// Multiply colour by alpha in the output.
+    public var premultipliedAlpha = false
+    /// Give ``PixelFormat/rgba16`` for still images whose samples have more than 8 bits.
+    public var prefersSixteenBitOutput = false
+    /// Decode pixels as bytes arrive instead of when an image is requested
+    /// (ImageIO's `kCGImageSourceShouldCacheImmediately`).
+    public var decodesImmediately = false
+    /// Accept CRC-32 and Adler-32 mismatches. Off by default; fuzz targets set it so that
+    /// mutated inputs reach the deeper code.
+    public var ignoresChecksums = false
+
+    public init() {}
+}

@@ -1,0 +1,30 @@
+/// A resumable decoder for one image file: the contract every codec implements.
+///
+/// The caller owns an append-only ``InputBuffer`` and hands it to the decoder after each
+/// append. The decoder parses the container as far as the bytes allow, remembering where it
+/// stopped, so the whole download is parsed once (O(n)). Pixels are decoded when an image is
+/// requested, resuming from where the last request stopped; with
+/// ``DecodingOptions/decodesImmediately`` they are decoded in ``advance(_:)`` as well.
+///
+/// Errors are sticky: once a method has thrown, the decoder's later calls throw the same error.
+/// A decoder is not thread-safe; ``ImageSource`` serialises access to it.
+public protocol ImageDecoding: AnyObject {
+    /// Parses (and, if asked, decodes) everything the input holds so far.
+    func advance(_ input: InputBuffer) throws(DecodingError)
+    /// Image-level facts, or nil while the header is still being read.
+    var properties: ImageProperties? { get }
+    /// Frames whose header has been read so far.
+    var frameCount: Int { get }
+    /// Facts about frame `index`, or nil past ``frameCount``.
+    func frameProperties(at index: Int) -> FrameProperties?
+    /// Whether all of frame `index`'s data has arrived.
+    func isFrameComplete(at index: Int) -> Bool
+    /// Whether the whole file has been parsed (the end marker was seen).
+    var isComplete: Bool { get }
+    /// The composited canvas after frame `index`; partial while the frame's data is incomplete.
+    func image(at index: Int, input: InputBuffer) throws(DecodingError) -> DecodedImage
+    /// A thumbnail made without holding the full-size image, or nil when this decoder has no
+    /// streaming path for the frame (the caller then shrinks ``image(at:input:)``).
+    func streamingThumbnail(at index: Int, width: Int, height: Int,
+                            input: InputBuffer) throws(DecodingError) -> DecodedImage?
+}

@@ -1,0 +1,117 @@
+/// What a decoder knows about the whole image once its header is read.
+public struct ImageProperties: Sendable, Equatable {
+    /// Canvas size.
+    public var width: Int
+    public var height: Int
+    /// Bits per sample in the file (the largest, for mixed formats).
+    public var bitDepth: Int
+    /// Whether the file can hold transparency (an alpha channel, a transparent colour or palette entry).
+    public var hasAlpha: Bool
+    /// Interlaced (PNG Adam7, GIF four-pass) or progressive (JPEG).
+    public var isInterlaced: Bool
+    /// Number of times an animation plays; 0 means forever. 1 for still images.
+    public var loopCount: Int = 1
+    /// EXIF orientation, 1–8 (TIFF 6.0 tag 274); 1 when the file says nothing.
+    public var orientation: Int = 1
+    /// The embedded ICC profile, decompressed.
+    public var iccProfile: [UInt8]?
+    /// The EXIF payload as TIFF bytes (starting with `II*\0` or `MM\0*`).
+    public var exif: [UInt8]?
+    /// Textual key–value pairs (PNG tEXt/zTXt/iTXt, GIF comments).
+    public var text: [TextEntry] = []
+    /// Colour description chunks that carry no ICC profile.
+    public var color = ColorDescription()
+    /// Pixels per metre, when the file gives them.
+    public var physicalPixelDimensions: PhysicalPixelDimensions?
+    /// Significant bits per channel (PNG sBIT), in the file's channel order.
+    public var significantBits: [Int]?
+    /// The suggested background colour as RGB in the file's bit depth (PNG bKGD, GIF background index).
+    public var backgroundColor: [Int]?
+
+    public init(width: Int, height: Int, bitDepth: Int, hasAlpha: Bool, isInterlaced: Bool) {
+        self.width = width
+        self.height = height
+        self.bitDepth = bitDepth
+        self.hasAlpha = hasAlpha
+        self.isInterlaced = isInterlaced
+    }
+}
+
+/// One textual metadata entry.
+public struct TextEntry: Sendable, Equatable {
+    public var keyword: String
+    public var text: String
+    /// The language tag of an international entry (PNG iTXt), empty otherwise.
+    public var languageTag: String = ""
+
+    public init(keyword: String, text: String, languageTag: String = "") {
+        self.keyword = keyword
+        self.text = text
+        self.languageTag = languageTag
+    }
+}
+
+/// Colour-space hints other than an ICC profile.
+public struct ColorDescription: Sendable, Equatable {
+    /// Image gamma × 100000 (PNG gAMA).
+    public var gamma: Int?
+    /// White point and primaries × 100000: wx, wy, rx, ry, gx, gy, bx, by (PNG cHRM).
+    public var chromaticities: [Int]?
+    /// sRGB rendering intent 0–3 (PNG sRGB).
+    public var sRGBIntent: Int?
+    /// Coding-independent code points: primaries, transfer, matrix, full range (PNG cICP, ITU-T H.273).
+    public var cicp: [Int]?
+
+    public init() {}
+}
+
+/// Physical pixel density (PNG pHYs).
+public struct PhysicalPixelDimensions: Sendable, Equatable {
+    public var pixelsPerUnitX: Int
+    public var pixelsPerUnitY: Int
+    /// True when the unit is the metre; false when only the aspect ratio is known.
+    public var unitIsMetre: Bool
+
+    public init(pixelsPerUnitX: Int, pixelsPerUnitY: Int, unitIsMetre: Bool) {
+        self.pixelsPerUnitX = pixelsPerUnitX
+        self.pixelsPerUnitY = pixelsPerUnitY
+        self.unitIsMetre = unitIsMetre
+    }
+}
+
+/// How a frame's area is treated once the frame has been shown (APNG dispose_op, GIF disposal).
+public enum Disposal: String, Sendable, Equatable {
+    case none, background, previous
+}
+
+/// How a frame's pixels combine with the canvas (APNG blend_op, WebP blending).
+public enum Blend: String, Sendable, Equatable {
+    case source, over
+}
+
+/// What is known about one frame.
+public struct FrameProperties: Sendable, Equatable {
+    /// The frame's rectangle on the canvas, already clipped to it.
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+    /// Display time in seconds, as the file says it.
+    public var unclampedDuration: Double
+    public var disposal: Disposal
+    public var blend: Blend
+
+    public init(x: Int, y: Int, width: Int, height: Int, unclampedDuration: Double,
+                disposal: Disposal, blend: Blend) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+        self.unclampedDuration = unclampedDuration
+        self.disposal = disposal
+        self.blend = blend
+    }
+
+    /// Display time in seconds with the browsers' rule: 10 ms or less becomes 100 ms.
+    public var duration: Double { unclampedDuration <= 0.010 + 1e-9 ? 0.1 : unclampedDuration }
+}

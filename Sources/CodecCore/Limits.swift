@@ -1,0 +1,39 @@
+/// Resource limits, checked before anything is allocated.
+///
+/// The defaults suit a server decoding untrusted images; every decoder checks the
+/// relevant limit with overflow-checked arithmetic and throws
+/// ``DecodingError/Kind/limitExceeded`` instead of allocating past it.
+public struct Limits: Sendable, Equatable {
+    /// Largest number of pixels in one frame (or canvas).
+    public var maxPixels: Int = 1 << 28
+    /// Largest number of frames an animation may declare or contain.
+    public var maxFrames: Int = 10_000
+    /// Largest number of bytes the decoder may hold in pixel buffers at once.
+    public var maxBytesHeld: Int = 2 << 30
+    /// Largest size of one decompressed metadata item (ICC profile, text, EXIF).
+    public var maxMetadataBytes: Int = 16 << 20
+    /// Largest number of JPEG scans (progressive files).
+    public var maxJPEGScans: Int = 1_000
+
+    public init() {}
+
+    public init(maxPixels: Int = 1 << 28, maxFrames: Int = 10_000, maxBytesHeld: Int = 2 << 30,
+                maxMetadataBytes: Int = 16 << 20, maxJPEGScans: Int = 1_000) {
+        self.maxPixels = maxPixels
+        self.maxFrames = maxFrames
+        self.maxBytesHeld = maxBytesHeld
+        self.maxMetadataBytes = maxMetadataBytes
+        self.maxJPEGScans = maxJPEGScans
+    }
+
+    /// Checks a `width × height` raster of `bytesPerPixel` against the limits and returns
+    /// its byte count, or throws before the caller allocates anything.
+    public func checkedRasterBytes(width: Int, height: Int, bytesPerPixel: Int) throws(DecodingError) -> Int {
+        guard width > 0, height > 0 else { throw .invalidData("image dimension is zero") }
+        let (pixels, o1) = width.multipliedReportingOverflow(by: height)
+        guard !o1, pixels <= maxPixels else { throw .limitExceeded("pixel count exceeds Limits.maxPixels") }
+        let (bytes, o2) = pixels.multipliedReportingOverflow(by: bytesPerPixel)
+        guard !o2, bytes <= maxBytesHeld else { throw .limitExceeded("buffer size exceeds Limits.maxBytesHeld") }
+        return bytes
+    }
+}

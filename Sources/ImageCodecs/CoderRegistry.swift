@@ -1,0 +1,44 @@
+/// The coders an ``ImageSource`` may use, and which formats are enabled.
+///
+/// ``standard`` holds the built-in coders. A registry is a value: copy it, add coders, and pass
+/// it to ``ImageSource``. When several coders recognise a file, the one registered last wins;
+/// a format that is not enabled is never decoded, not even by another coder that recognises it.
+public struct CoderRegistry: Sendable {
+    public private(set) var coders: [any ImageCoder] = []
+    /// Formats that may be decoded; nil enables all.
+    public var enabledFormats: Set<ImageFormat>?
+
+    public init(coders: [any ImageCoder] = []) {
+        self.coders = coders
+    }
+
+    /// The built-in coders.
+    public static let standard = CoderRegistry(coders: [PNGCoder()])
+
+    /// Adds `coder`; it wins over every coder added before it.
+    public mutating func register(_ coder: any ImageCoder) {
+        coders.append(coder)
+    }
+
+    /// What the registry makes of a file's first bytes.
+    public enum Resolution {
+        case coder(any ImageCoder)
+        case needMoreData
+        case unknown
+    }
+
+    /// The coder for a file that starts with `prefix`.
+    public func resolve(_ prefix: UnsafeBufferPointer<UInt8>) -> Resolution {
+        var waiting = false
+        for coder in coders.reversed() {
+            switch coder.sniff(prefix) {
+            case .match:
+                if let enabledFormats, !enabledFormats.contains(coder.format) { return .unknown }
+                return .coder(coder)
+            case .needMoreData: waiting = true
+            case .noMatch: continue
+            }
+        }
+        return waiting ? .needMoreData : .unknown
+    }
+}

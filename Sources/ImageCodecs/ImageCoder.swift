@@ -1,0 +1,44 @@
+import PNGCodec
+
+/// A plug-in that decodes one format (SDWebImage's `SDImageCoder`, reduced to decoding).
+///
+/// Register one with ``CoderRegistry/register(_:)``; a coder registered later wins over
+/// earlier ones, built-ins included, for the files both recognise.
+public protocol ImageCoder: Sendable {
+    /// The format this coder decodes.
+    var format: ImageFormat { get }
+    /// Whether `prefix` (the first bytes of a file, possibly fewer than a signature) starts
+    /// this format: ``SniffResult/match``, ``SniffResult/needMoreData`` while the bytes so
+    /// far agree with the signature, ``SniffResult/noMatch`` otherwise.
+    func sniff(_ prefix: UnsafeBufferPointer<UInt8>) -> SniffResult
+    /// A fresh decoder for one file.
+    func makeDecoder(options: DecodingOptions) -> any ImageDecoding
+}
+
+/// The answer of ``ImageCoder/sniff(_:)``.
+public enum SniffResult: Sendable, Equatable {
+    case match, needMoreData, noMatch
+
+    /// Compares `prefix` with a fixed signature.
+    public static func comparing(_ prefix: UnsafeBufferPointer<UInt8>, with signature: [UInt8]) -> SniffResult {
+        for (i, b) in signature.enumerated() {
+            guard i < prefix.count else { return .needMoreData }
+            guard prefix[i] == b else { return .noMatch }
+        }
+        return .match
+    }
+}
+
+/// The built-in PNG and APNG coder.
+public struct PNGCoder: ImageCoder {
+    public init() {}
+    public var format: ImageFormat { .png }
+
+    public func sniff(_ prefix: UnsafeBufferPointer<UInt8>) -> SniffResult {
+        .comparing(prefix, with: PNGDecoder.signature)
+    }
+
+    public func makeDecoder(options: DecodingOptions) -> any ImageDecoding {
+        PNGDecoder(options: options)
+    }
+}

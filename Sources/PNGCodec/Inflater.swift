@@ -1,0 +1,65 @@
+import CZlib
+import CodecCore
+
+/// A zlib stream (RFC 1950 wrapping RFC 1951 deflate) decompressed by the system zlib,
+/// resumable at any input byte.
+final class Inflater {
+    private var stream = z_stream()
+    private var initialized = false
+    /// The stream's end (and its Adler-32) was reached.
+    private(set) var finished = false
+
+    init(ignoresChecksum: Bool) throws(DecodingError) {
+        guard czlib_inflate_init(&stream) == Z_OK else { throw .limitExceeded("zlib could not allocate its state") }
+        initialized = true
+        if ignoresChecksum { inflateValidate(&stream, 0) }
+    }
+
+    deinit {
+        if initialized { inflateEnd(&stream) }
+    }
+
+    /// Inflates from `input` into `output` until one of them is used up or the stream ends.
+    /// Returns the bytes consumed and produced.
+    func inflate(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
+        throws(DecodingError) -> (consumed: Int, produced: Int) {
+        guard !finished, output.count > 0 else { return (0, 0) }
+        let inCount = min(input.count, Int(UInt32.max)), outCount = min(output.count, Int(UInt32.max))
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+        stream.avail_in = UInt32(inCount)
+        stream.next_out = output.baseAddress
+        stream.avail_out = UInt32(outCount)
+        let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+        let consumed = inCount - Int(stream.avail_in), produced = outCount - Int(stream.avail_out)
+        stream.next_in = nil
+        stream.next_out = nil
+        switch status {
+        case Z_OK, Z_BUF_ERROR: break
+        case Z_STREAM_END: finished = true
+        case Z_MEM_ERROR: throw .limitExceeded("zlib ran out of memory")
+        default: throw .invalidData("zlib stream is corrupt")
+        }
+        return (consumed, produced)
+    }
+
+    /// Inflates a whole zlib stream held in memory, stopping with an error past `limit` bytes
+    /// (for metadata such as iCCP and zTXt, where a small chunk can expand enormously).
+    static func inflateAll(_ input: ArraySlice<UInt8>, limit: Int, ignoresChecksum: Bool) throws(DecodingError) -> [UInt8] {
+        let inflater = try Inflater(ignoresChecksum: ignoresChecksum)
+        var out = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        var position = input.startIndex
+        while !inflater.finished {
+            let (consumed, produced) = try input.withUnsafeBufferPointer { (src) throws(DecodingError) in
+                try chunk.withUnsafeMutableBufferPointer { (dst) throws(DecodingError) in
+                    try inflater.inflate(UnsafeBufferPointer(rebasing: src[(position - input.startIndex)...]), into: dst)
+                }
+            }
+            position += consumed
+            guard out.count + produced <= limit else { throw .limitExceeded("decompressed metadata exceeds Limits.maxMetadataBytes") }
+            out.append(contentsOf: chunk[0..<produced])
+            if consumed == 0 && produced == 0 && !inflater.finished { throw .invalidData("compressed metadata ends early") }
+        }
+        return out
+    }
+}

@@ -1,0 +1,160 @@
+import CodecCore
+
+/// Decodes PNG and APNG (PNG 3rd edition, W3C 2025; APNG 1.0) as a resumable state machine.
+///
+/// Frames are numbered as Pillow numbers them: a still PNG has one frame; an APNG has its
+/// animation frames, preceded by the default image when that image is not part of the
+/// animation. Animation frames are composited onto the full canvas.
+public final class PNGDecoder: ImageDecoding {
+    let options: DecodingOptions
+    private(set) var container: PNGContainer
+    private var error: DecodingError?
+    /// Decodes the default (IDAT) image when it is shown on its own.
+    private var still: PNGFrameDecoder?
+    var compositor: AnimationCompositor?
+    /// The last frame drawn into ``compositor``.
+    var composedIndex = -1
+    /// The frame being decoded for the compositor, and its index.
+    var pending: (index: Int, decoder: PNGFrameDecoder)?
+
+    /// The eight bytes every PNG starts with (§5.2).
+    public static let signature = PNGContainer.signature
+
+    public init(options: DecodingOptions) {
+        self.options = options
+        container = PNGContainer(options: options)
+    }
+
+    public func advance(_ input: InputBuffer) throws(DecodingError) {
+        try sticky { () throws(DecodingError) in
+            try container.parse(input)
+            if options.decodesImmediately, frameCount > 0 { try decodeAvailable(frameCount - 1, input) }
+        }
+    }
+
+    /// Runs `body`, remembering the first error so that every later call repeats it.
+    private func sticky<R>(_ body: () throws(DecodingError) -> R) throws(DecodingError) -> R {
+        if let error { throw error }
+        do {
+            return try body()
+        } catch {
+            self.error = error
+            throw error
+        }
+    }
+
+    public var properties: ImageProperties? {
+        guard let h = container.header else { return nil }
+        var p = ImageProperties(width: h.width, height: h.height, bitDepth: h.bitDepth,
+                                hasAlpha: h.colorType == .greyscaleAlpha || h.colorType == .truecolorAlpha
+                                    || container.transparency != nil,
+                                isInterlaced: h.interlaced)
+        if container.isAnimated, let plays = container.animationControl?.plays { p.loopCount = plays }
+        container.metadata.resolve(into: &p, limit: options.limits.maxMetadataBytes,
+                                   ignoresChecksums: options.ignoresChecksums)
+        return p
+    }
+
+    public var frameCount: Int { container.frames.count }
+
+    public func frameProperties(at index: Int) -> FrameProperties? {
+        let frames = container.frames
+        return frames.indices.contains(index) ? frames[index].properties : nil
+    }
+
+    public func isFrameComplete(at index: Int) -> Bool {
+        let frames = container.frames
+        return frames.indices.contains(index) && frames[index].complete
+    }
+
+    public var isComplete: Bool { container.ended }
+
+    public func image(at index: Int, input: InputBuffer) throws(DecodingError) -> DecodedImage {
+        try sticky { () throws(DecodingError) in
+            guard index >= 0, index < frameCount else { throw .invalidRequest("frame index out of range") }
+            if isStandalone(index) {
+                let decoder = try stillDecoder(input)
+                return DecodedImage(raster: preview(decoder), finalRowCount: decoder.finalRowCount, options: options)
+            }
+            guard let image = try composite(index, input) else { throw .invalidRequest("frame index out of range") }
+            return image
+        }
+    }
+
+    public func streamingThumbnail(at index: Int, width: Int, height: Int,
+                                   input: InputBuffer) throws(DecodingError) -> DecodedImage? {
+        guard let header = container.header, isStandalone(index), !header.interlaced,
+              still?.finished != true else { return nil }
+        return try sticky { () throws(DecodingError) in
+            let frame = container.frames[index]
+            let decoder = try makeFrameDecoder(width: header.width, height: header.height, sixteenBit: false,
+                                               thumbnailSize: (width, height))
+            try decoder.decode(segments: frame.segments, dataComplete: frame.complete, input: input)
+            guard let resampler = decoder.resampler else { return nil }
+            return DecodedImage(raster: resampler.raster, finalRowCount: resampler.finishedOutputRows, options: options)
+        }
+    }
+
+    /// Whether frame `index` is the default image shown without compositing.
+    func isStandalone(_ index: Int) -> Bool {
+        !container.isAnimated || (index == 0 && !container.defaultIsAnimationFrame)
+    }
+
+    func stillDecoder(_ input: InputBuffer) throws(DecodingError) -> PNGFrameDecoder {
+        guard let header = container.header, let frame = container.frames.first else {
+            throw .invalidRequest("frame index out of range")
+        }
+        let decoder: PNGFrameDecoder
+        if let still {
+            decoder = still
+        } else {
+            decoder = try makeFrameDecoder(
+                width: header.width, height: header.height,
+                sixteenBit: options.prefersSixteenBitOutput && header.bitDepth == 16 && !container.isAnimated)
+            still = decoder
+        }
+        try decoder.decode(segments: frame.segments, dataComplete: frame.complete, input: input)
+        return decoder
+    }
+
+    /// The decoder's raster, with unfinished Adam7 passes filled in from the finished ones.
+    func preview(_ decoder: PNGFrameDecoder) -> Raster {
+        var raster = decoder.raster
+        if container.header?.interlaced == true && !decoder.finished {
+            Adam7.expandPreview(&raster.pixels, width: raster.width, height: raster.height,
+                                bytesPerPixel: raster.bytesPerPixel, passesDone: decoder.passesDone)
+        }
+        return raster
+    }
+
+    func makeFrameDecoder(width: Int, height: Int, sixteenBit: Bool,
+                          thumbnailSize: (width: Int, height: Int)? = nil) throws(DecodingError) -> PNGFrameDecoder {
+        guard let header = container.header else { throw .invalidRequest("header not read yet") }
+        let bpp = sixteenBit ? 8 : 4
+        _ = try options.limits.checkedRasterBytes(width: width, height: height, bytesPerPixel: bpp)
+        if let thumbnailSize {
+            _ = try options.limits.checkedRasterBytes(width: thumbnailSize.width, height: thumbnailSize.height, bytesPerPixel: 4)
+        }
+        return try PNGFrameDecoder(header: header, width: width, height: height,
+                                   converter: makeConverter(header, sixteenBit: sixteenBit),
+                                   thumbnailSize: thumbnailSize, ignoresChecksum: options.ignoresChecksums)
+    }
+
+    /// The palette with tRNS alpha (§11.3.2.1), and the colour key for types 0 and 2.
+    private func makeConverter(_ header: PNGHeader, sixteenBit: Bool) -> PNGRowConverter {
+        var table = [UInt8](repeating: 0, count: 1024)
+        for i in 0..<256 { table[i * 4 + 3] = 255 }
+        let plte = container.palette, trns = container.transparency ?? []
+        for i in 0..<(plte.count / 3) {
+            table[i * 4] = plte[i * 3]
+            table[i * 4 + 1] = plte[i * 3 + 1]
+            table[i * 4 + 2] = plte[i * 3 + 2]
+            if header.colorType == .indexed && i < trns.count { table[i * 4 + 3] = trns[i] }
+        }
+        var key: (UInt16, UInt16, UInt16)?
+        func sample(_ i: Int) -> UInt16 { UInt16(trns[i]) << 8 | UInt16(trns[i + 1]) }
+        if header.colorType == .greyscale && trns.count == 2 { key = (sample(0), sample(0), sample(0)) }
+        if header.colorType == .truecolor && trns.count == 6 { key = (sample(0), sample(2), sample(4)) }
+        return PNGRowConverter(header: header, palette: table, key: key, sixteenBit: sixteenBit)
+    }
+}

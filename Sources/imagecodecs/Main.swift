@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+
+/// The entry point: parses the command line and maps usage errors to exit status 2
+/// (DESIGN.md's contract) instead of ArgumentParser's default 64.
+@main
+struct Main {
+    static func main() {
+        do {
+            var command = try ImageCodecsCommand.parseAsRoot()
+            try command.run()
+        } catch let exit as CLIExit {
+            Foundation.exit(exit.status)
+        } catch {
+            let code = ImageCodecsCommand.exitCode(for: error)
+            if code == .success {
+                print(ImageCodecsCommand.fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data((ImageCodecsCommand.fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
+}
+
+struct ImageCodecsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "imagecodecs",
+        abstract: "Decode PNG and APNG images with the pure-Swift ImageCodecs library.",
+        subcommands: [Info.self, Decode.self, Hash.self, Feed.self, Bench.self]
+    )
+}
+
+/// Leaves the tool with a given status after its output has been written.
+struct CLIExit: Error {
+    let status: Int32
+}
