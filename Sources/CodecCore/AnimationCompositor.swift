@@ -21,19 +21,9 @@ public struct AnimationCompositor: Sendable {
         canvas = [UInt8](repeating: 0, count: width * height * 4)
     }
 
-    /// How a frame's pixels are mixed into the canvas under ``Blend/over``.
-    public enum OverFormula: Sendable {
-        /// Every channel, alpha included, moves from the canvas value toward the frame value
-        /// by the frame's alpha: `out = (dst·(255−a) + src·a) / 255`, rounded. Alpha-0 pixels
-        /// keep the canvas and alpha-255 pixels replace it, so it serves binary-alpha formats;
-        /// it is the arithmetic of the APNG reference (see SPEC-NOTES.md, APNG).
-        case linearMask
-    }
-
     /// Applies the previous frame's disposal, then draws `frame` (an RGBA8 raster the size
     /// of `rect`, which lies inside the canvas) with `blend`.
-    public mutating func draw(_ frame: Raster, in rect: FrameRect, disposal: Disposal, blend: Blend,
-                              formula: OverFormula = .linearMask) {
+    public mutating func draw(_ frame: Raster, in rect: FrameRect, disposal: Disposal, blend: Blend) {
         applyPendingDisposal()
         let target = rect.clipped(toWidth: width, height: height)
         if disposal == .previous { saved = copyOut(target) }
@@ -46,7 +36,7 @@ public struct AnimationCompositor: Sendable {
                     if blend == .source {
                         o.update(from: i, count: target.width * 4)
                     } else {
-                        Self.blendLinearMask(o, i, count: target.width)
+                        Self.blendOver(o, i, count: target.width)
                     }
                 }
             }
@@ -55,19 +45,21 @@ public struct AnimationCompositor: Sendable {
         lastDisposal = disposal
     }
 
-    /// `out = (dst·(255−a) + src·a + 128) · 257 >> 16`, exact division by 255 with rounding.
+    /// Porter–Duff "source over" on straight alpha (PNG 3rd edition §13.16 "Alpha channel
+    /// processing", which APNG's APNG_BLEND_OP_OVER names): with αs and αd in 0…1,
+    /// αo = αs + αd(1−αs) and Co = (Cs·αs + Cd·αd(1−αs)) / αo, in integers rounded to nearest.
     @inline(__always)
-    private static func blendLinearMask(_ out: UnsafeMutablePointer<UInt8>, _ inp: UnsafePointer<UInt8>, count: Int) {
+    private static func blendOver(_ out: UnsafeMutablePointer<UInt8>, _ inp: UnsafePointer<UInt8>, count: Int) {
         for p in 0..<count {
             let o = out + p * 4, i = inp + p * 4
-            let a = UInt32(i[3])
-            if a == 255 { o.update(from: i, count: 4); continue }
-            if a == 0 { continue }
-            let na = 255 &- a
-            for c in 0..<4 {
-                let t = UInt32(o[c]) &* na &+ UInt32(i[c]) &* a &+ 128
-                o[c] = UInt8(truncatingIfNeeded: (t &+ (t &>> 8)) &>> 8)
+            let sa = UInt32(i[3]), da = UInt32(o[3])
+            if sa == 255 || da == 0 { o.update(from: i, count: 4); continue }
+            if sa == 0 { continue }
+            let u = sa &* 255, v = (255 &- sa) &* da, total = u &+ v
+            for c in 0..<3 {
+                o[c] = UInt8(truncatingIfNeeded: (UInt32(i[c]) &* u &+ UInt32(o[c]) &* v &+ total / 2) / total)
             }
+            o[3] = UInt8(truncatingIfNeeded: (total &+ 127) / 255)
         }
     }
 

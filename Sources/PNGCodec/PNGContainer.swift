@@ -55,12 +55,12 @@ struct PNGContainer {
     /// Whether the file is an animation that is shown as one (acTL before IDAT, no broken rules).
     var isAnimated: Bool { animationDecided && animationControl != nil && !animationBroken }
 
-    /// The frames as this library numbers them: the static image alone, or the animation's
-    /// frames, preceded by the default image when it is not part of the animation.
+    /// The frames as a browser shows them: the static image alone, or the animation's frames
+    /// (a default image that is not part of the animation is not one of them).
     var frames: [PNGFrameData] {
         guard let defaultImage else { return [] }
         guard isAnimated else { return [defaultImage] }
-        guard defaultIsAnimationFrame else { return [defaultImage] + animationFrames }
+        guard defaultIsAnimationFrame else { return animationFrames }
         var first = animationFrames[0]
         first.segments = defaultImage.segments
         first.complete = defaultImage.complete
@@ -261,9 +261,11 @@ struct PNGContainer {
         animationFrames.append(PNGFrameData(properties: control.frameProperties))
     }
 
-    /// IEND (§11.2.5): the image data must have been seen; every frame is now complete.
+    /// IEND (§11.2.5): the image data must have been seen; every frame is now complete. An
+    /// animation without frames falls back to the static image.
     private mutating func finish() throws(DecodingError) {
         guard defaultImage != nil else { throw .invalidData("no IDAT before IEND") }
+        if animationFrames.isEmpty { animationBroken = true }
         if let last = animationFrames.indices.last {
             if !(defaultIsAnimationFrame && last == 0) && animationFrames[last].segments.isEmpty {
                 animationBroken = true

@@ -3,9 +3,6 @@ import CodecCore
 /// Compositing of APNG frames (APNG 1.0 §"fcTL": dispose_op and blend_op), with random access
 /// from the nearest frame that needs no predecessor.
 extension PNGDecoder {
-    /// The index of the first animation frame (1 when the default image stands apart).
-    private var firstAnimationIndex: Int { container.defaultIsAnimationFrame ? 0 : 1 }
-
     /// Decodes as much of the frames up to `index` as the input holds, keeping the results,
     /// without making an image (``DecodingOptions/decodesImmediately``).
     func decodeAvailable(_ index: Int, _ input: InputBuffer) throws(DecodingError) {
@@ -57,7 +54,7 @@ extension PNGDecoder {
     /// otherwise that frame.
     private func startingFrame(for index: Int, _ frames: [PNGFrameData], _ header: PNGHeader) -> Int {
         var start = index
-        while start > firstAnimationIndex,
+        while start > 0,
               !AnimationCompositor.isIndependent(start, frame: frames[start].properties,
                                                  previous: frames[start - 1].properties,
                                                  canvasWidth: header.width, canvasHeight: header.height) {

@@ -2,9 +2,9 @@ import CodecCore
 
 /// Decodes PNG and APNG (PNG 3rd edition, W3C 2025; APNG 1.0) as a resumable state machine.
 ///
-/// Frames are numbered as Pillow numbers them: a still PNG has one frame; an APNG has its
-/// animation frames, preceded by the default image when that image is not part of the
-/// animation. Animation frames are composited onto the full canvas.
+/// Frames are numbered as browsers show them: a still PNG has one frame; an APNG has its
+/// animation frames, composited onto the full canvas (a default image that is not part of the
+/// animation is not a frame).
 public final class PNGDecoder: ImageDecoding {
     let options: DecodingOptions
     private(set) var container: PNGContainer
@@ -95,10 +95,8 @@ public final class PNGDecoder: ImageDecoding {
         }
     }
 
-    /// Whether frame `index` is the default image shown without compositing.
-    func isStandalone(_ index: Int) -> Bool {
-        !container.isAnimated || (index == 0 && !container.defaultIsAnimationFrame)
-    }
+    /// Whether frame `index` is the static image, shown without compositing.
+    func isStandalone(_ index: Int) -> Bool { !container.isAnimated }
 
     func stillDecoder(_ input: InputBuffer) throws(DecodingError) -> PNGFrameDecoder {
         guard let header = container.header, let frame = container.frames.first else {
