@@ -29,7 +29,7 @@ let package = Package(
         ),
         .target(name: "TestSupport", dependencies: ["ImageCodecs"], path: "Tests/TestSupport"),
         .testTarget(name: "CodecCoreTests", dependencies: ["CodecCore", "TestSupport"]),
-        .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "ImageCodecs", "TestSupport"]),
+        .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "ImageCodecs", "TestSupport", "CZlib"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "TestSupport"]),
     ]
 )

@@ -83,13 +83,14 @@ struct PNGContainer {
             let payload = (position + 8)..<(position + 8 + length)
             if type == .IDAT || type == .fdAT {
                 guard try beginData(type, payload, input) else { return }
+            } else {
+                endData()
             }
             guard input.has(length + 12, at: position) else { return }
             let crcOK = options.ignoresChecksums || input.withBytes((position + 4)..<payload.upperBound) {
                 CRC32.checksum($0)
             } == input.u32BE(at: payload.upperBound)
             if type != .IDAT && type != .fdAT {
-                try endData()
                 if crcOK || !type.isCritical { try handle(type, payload, input, crcOK: crcOK) }
             }
             if !crcOK && type.isCritical { throw .invalidData("critical chunk CRC does not match") }
@@ -162,8 +163,8 @@ struct PNGContainer {
         return true
     }
 
-    /// A chunk other than image data: the IDAT run, if any, is over.
-    private mutating func endData() throws(DecodingError) {
+    /// A chunk other than image data has begun: the IDAT run, if any, is over.
+    private mutating func endData() {
         if defaultImage != nil && !idatEnded {
             idatEnded = true
             defaultImage?.complete = true

@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Benchmarks for ImageCodecs: our decoders against the C references, in process, same files,
+// same run. Its own package so that the library's package never links a C codec.
+let package = Package(
+    name: "ImageCodecsBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "ImageCodecs", path: ".."),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSpng",
+            pkgConfig: "spng",
+            providers: [.apt(["libspng-dev"]), .brew(["libspng"])]
+        ),
+        .systemLibrary(
+            name: "CLibPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
+        // libpng's classic API reports errors by longjmp, which Swift cannot catch: a few lines
+        // of C keep the setjmp on the C side.
+        .target(name: "CLibPNGShim", dependencies: ["CLibPNG"]),
+        .executableTarget(
+            name: "PNGBench",
+            dependencies: [
+                .product(name: "ImageCodecs", package: "ImageCodecs"),
+                "CSpng",
+                "CLibPNGShim",
+            ]
+        ),
+    ]
+)

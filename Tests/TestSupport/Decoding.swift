@@ -1,0 +1,57 @@
+import ImageCodecs
+
+/// What decoding a file produced, in the form manifests hold.
+public struct DecodeResult: Equatable, Sendable, CustomStringConvertible {
+    public var status: ImageSourceStatus
+    /// "WxH sha256" per frame, for every frame that decoded.
+    public var frames: [String]
+    public var error: DecodingError?
+
+    public var description: String { "\(status) \(frames.map { String($0.suffix(12)) }) \(error.map { "\($0)" } ?? "")" }
+}
+
+public enum Decoding {
+    /// Canonical hashes of every frame of a source that has all its input.
+    public static func hashes(_ source: ImageSource) -> DecodeResult {
+        var frames: [String] = []
+        for index in 0..<source.count {
+            guard let image = try? source.image(at: index) else { break }
+            frames.append("\(image.width)x\(image.height) \(CanonicalHash.hex(image))")
+        }
+        return DecodeResult(status: source.status, frames: frames, error: source.error)
+    }
+
+    /// Decodes `bytes` whole.
+    public static func whole(_ bytes: [UInt8], options: DecodingOptions = .init()) -> DecodeResult {
+        hashes(ImageSource(bytes: bytes, options: options))
+    }
+
+    /// Decodes `bytes` fed in the given chunk sizes (cycled), asking for the last frame's image
+    /// after every append so that pixel decoding resumes at every split, and records the
+    /// statuses seen along the way.
+    public static func chunked(_ bytes: [UInt8], sizes: [Int], options: DecodingOptions = .init())
+        -> (result: DecodeResult, statuses: [ImageSourceStatus]) {
+        let source = ImageSource(incremental: options)
+        var offset = 0, i = 0
+        var statuses: [ImageSourceStatus] = []
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + max(1, sizes[i % sizes.count]))
+            source.append(bytes[offset..<end], final: end == bytes.count)
+            offset = end
+            i += 1
+            if source.count > 0 { _ = try? source.image(at: source.count - 1) }
+            statuses.append(source.status)
+        }
+        if bytes.isEmpty { source.append([], final: true) }
+        return (hashes(source), statuses)
+    }
+
+    /// Random chunk sizes from a seeded generator (reproducible splits).
+    public static func randomSizes(count: Int, max: Int, seed: UInt64) -> [Int] {
+        var state = seed | 1
+        return (0..<count).map { _ in
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state % UInt64(max)) + 1
+        }
+    }
+}
