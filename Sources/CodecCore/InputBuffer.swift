@@ -17,8 +17,13 @@ public struct InputBuffer: Sendable {
 
     public var count: Int { bytes.count }
 
+    /// Adds bytes; the first append of an array shares its storage instead of copying it.
     public mutating func append(_ more: some Collection<UInt8>) {
-        bytes.append(contentsOf: more)
+        if bytes.isEmpty {
+            bytes = Array(more)
+        } else {
+            bytes.append(contentsOf: more)
+        }
     }
 
     public mutating func markFinal() { isFinal = true }
