@@ -22,65 +22,33 @@ public enum PixelConversion {
         }
     }
 
-    /// `c × a / 255`, rounded to nearest.
-    @inline(__always)
-    static func mul255(_ c: UInt32, _ a: UInt32) -> UInt8 {
-        let t = c &* a &+ 128
-        return UInt8(truncatingIfNeeded: (t &+ (t &>> 8)) &>> 8)
-    }
+    public static func premultiplyRGBA8(_ pixels: inout [UInt8]) { premultiply(&pixels, UInt8.self) }
+    public static func unpremultiplyRGBA8(_ pixels: inout [UInt8]) { unpremultiply(&pixels, UInt8.self) }
+    public static func premultiplyRGBA16(_ pixels: inout [UInt8]) { premultiply(&pixels, UInt16.self) }
+    public static func unpremultiplyRGBA16(_ pixels: inout [UInt8]) { unpremultiply(&pixels, UInt16.self) }
 
-    public static func premultiplyRGBA8(_ pixels: inout [UInt8]) {
-        pixels.withUnsafeMutableBufferPointer { p in
-            var i = 0
-            while i + 3 < p.count {
-                let a = UInt32(p[i + 3])
-                if a != 255 {
-                    p[i] = mul255(UInt32(p[i]), a)
-                    p[i + 1] = mul255(UInt32(p[i + 1]), a)
-                    p[i + 2] = mul255(UInt32(p[i + 2]), a)
-                }
-                i &+= 4
-            }
-        }
-    }
-
-    public static func unpremultiplyRGBA8(_ pixels: inout [UInt8]) {
-        pixels.withUnsafeMutableBufferPointer { p in
-            var i = 0
-            while i + 3 < p.count {
-                let a = UInt32(p[i + 3])
-                if a != 255 && a != 0 {
-                    for c in 0..<3 { p[i + c] = UInt8(min(255, (UInt32(p[i + c]) * 255 + a / 2) / a)) }
-                }
-                i &+= 4
-            }
-        }
-    }
-
-    public static func premultiplyRGBA16(_ pixels: inout [UInt8]) {
+    /// `c × a / max`, rounded to nearest, for samples of type `T`.
+    private static func premultiply<T: FixedWidthInteger & UnsignedInteger>(_ pixels: inout [UInt8], _: T.Type) {
+        let top = UInt64(T.max)
         pixels.withUnsafeMutableBytes { raw in
-            let p = raw.bindMemory(to: UInt16.self)
-            var i = 0
-            while i + 3 < p.count {
-                let a = UInt32(p[i + 3])
-                if a != 65535 {
-                    for c in 0..<3 { p[i + c] = UInt16((UInt32(p[i + c]) * a + 32767) / 65535) }
-                }
-                i &+= 4
+            let p = raw.bindMemory(to: T.self)
+            for i in stride(from: 0, to: p.count - 3, by: 4) {
+                let a = UInt64(p[i + 3])
+                guard a != top else { continue }
+                for c in 0..<3 { p[i + c] = T(truncatingIfNeeded: (UInt64(p[i + c]) * a + top / 2) / top) }
             }
         }
     }
 
-    public static func unpremultiplyRGBA16(_ pixels: inout [UInt8]) {
+    /// `c × max / a`, rounded to nearest and clamped; alpha-0 pixels are left as they are.
+    private static func unpremultiply<T: FixedWidthInteger & UnsignedInteger>(_ pixels: inout [UInt8], _: T.Type) {
+        let top = UInt64(T.max)
         pixels.withUnsafeMutableBytes { raw in
-            let p = raw.bindMemory(to: UInt16.self)
-            var i = 0
-            while i + 3 < p.count {
-                let a = UInt32(p[i + 3])
-                if a != 65535 && a != 0 {
-                    for c in 0..<3 { p[i + c] = UInt16(min(65535, (UInt32(p[i + c]) * 65535 + a / 2) / a)) }
-                }
-                i &+= 4
+            let p = raw.bindMemory(to: T.self)
+            for i in stride(from: 0, to: p.count - 3, by: 4) {
+                let a = UInt64(p[i + 3])
+                guard a != top && a != 0 else { continue }
+                for c in 0..<3 { p[i + c] = T(truncatingIfNeeded: min(top, (UInt64(p[i + c]) * top + a / 2) / a)) }
             }
         }
     }
