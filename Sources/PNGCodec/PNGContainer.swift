@@ -1,3 +1,4 @@
+import CZlib
 import CodecCore
 
 /// One image stream's place in the input: the frame's facts and the payload ranges of its
@@ -88,7 +89,7 @@ struct PNGContainer {
             }
             guard input.has(length + 12, at: position) else { return }
             let crcOK = options.ignoresChecksums || input.withBytes((position + 4)..<payload.upperBound) {
-                CRC32.checksum($0)
+                UInt32(truncatingIfNeeded: crc32(0, $0.baseAddress, UInt32($0.count)))
             } == input.u32BE(at: payload.upperBound)
             if type != .IDAT && type != .fdAT {
                 if crcOK || !type.isCritical { try handle(type, payload, input, crcOK: crcOK) }

@@ -2,9 +2,14 @@ import CodecCore
 
 /// Scanline filters (PNG 3rd edition §7.3 and §9): reverses filtering in place.
 enum PNGFilter {
+    /// Bytes the row buffers carry past the scanline so that 4-byte loads of the last
+    /// 3-byte pixel stay in bounds.
+    static let rowPadding = 8
+
     /// Reconstructs `row` (filtered bytes, no filter-type byte) from `previous` (the
     /// reconstructed row above, all zero for the first row of a pass). `stride` is the
-    /// filter's `bpp`. Throws for a filter type above 4.
+    /// filter's `bpp`; both buffers have ``rowPadding`` readable bytes past `count`.
+    /// Throws for a filter type above 4.
     @inline(__always)
     static func unfilter(type: UInt8, row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>,
                          count: Int, stride: Int) throws(DecodingError) {
@@ -21,8 +26,8 @@ enum PNGFilter {
         case 4:
             switch stride {
             case 1: paeth(row, previous, count: count, stride: 1)
-            case 3: paeth(row, previous, count: count, stride: 3)
-            case 4: paeth(row, previous, count: count, stride: 4)
+            case 3: paethSIMD(row, previous, count: count, stride: 3)
+            case 4: paethSIMD(row, previous, count: count, stride: 4)
             case 6: paeth(row, previous, count: count, stride: 6)
             case 8: paeth(row, previous, count: count, stride: 8)
             default: paeth(row, previous, count: count, stride: stride)

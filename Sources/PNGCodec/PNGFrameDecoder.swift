@@ -57,8 +57,8 @@ final class PNGFrameDecoder {
         }
         inflater = try Inflater(ignoresChecksum: ignoresChecksum)
         let fullRow = header.rowBytes(pixels: width) + 1
-        current = [UInt8](repeating: 0, count: fullRow)
-        previous = [UInt8](repeating: 0, count: fullRow)
+        current = [UInt8](repeating: 0, count: fullRow + PNGFilter.rowPadding)
+        previous = [UInt8](repeating: 0, count: fullRow + PNGFilter.rowPadding)
         window = [UInt8](repeating: 0, count: max(32768, min(fullRow, 1 << 20)))
         pass = -1
         startNextPass()
