@@ -6,11 +6,16 @@
 /// requested, resuming from where the last request stopped; with
 /// ``DecodingOptions/decodesImmediately`` they are decoded in ``advance(_:)`` as well.
 ///
-/// Errors are sticky: once a method has thrown, the decoder's later calls throw the same error.
+/// Errors in the container or in a still image's pixels are sticky: the decoder keeps them in
+/// ``error`` and every later call throws them. An error confined to one animation frame's pixels
+/// is thrown by ``image(at:input:)`` for that frame (and the frames composed on it) only, so that
+/// whether a frame was decoded early, as bytes arrived, cannot change how the file ends.
 /// A decoder is not thread-safe; ``ImageSource`` serialises access to it.
 public protocol ImageDecoding: AnyObject {
     /// Parses (and, if asked, decodes) everything the input holds so far.
     func advance(_ input: InputBuffer) throws(DecodingError)
+    /// The error that stopped the decoder for good, if any.
+    var error: DecodingError? { get }
     /// Image-level facts, or nil while the header is still being read.
     var properties: ImageProperties? { get }
     /// Frames whose header has been read so far.

@@ -78,7 +78,7 @@ public final class ImageSource: Sendable {
     /// The state of the whole source.
     public var status: ImageSourceStatus {
         state.withLock { s in
-            if s.error != nil { return .invalidData }
+            if s.error != nil || s.decoder?.error != nil { return .invalidData }
             if s.unknownType { return .unknownType }
             guard let decoder = s.decoder, decoder.properties != nil else {
                 return s.input.isFinal ? (s.decoder == nil && s.input.count == 0 ? .unknownType : .unexpectedEOF) : .readingHeader
@@ -92,7 +92,7 @@ public final class ImageSource: Sendable {
     /// the frames known so far is `readingHeader` while more data may come, `invalidData` after.
     public func status(at index: Int) -> ImageSourceStatus {
         state.withLock { s in
-            if s.error != nil { return .invalidData }
+            if s.error != nil || s.decoder?.error != nil { return .invalidData }
             if s.unknownType { return .unknownType }
             guard let decoder = s.decoder, index >= 0, index < decoder.frameCount else {
                 return s.input.isFinal ? .invalidData : .readingHeader
@@ -102,8 +102,8 @@ public final class ImageSource: Sendable {
         }
     }
 
-    /// The error that stopped decoding, if any.
-    public var error: DecodingError? { state.withLock { $0.error } }
+    /// The error that stopped decoding for good, if any.
+    public var error: DecodingError? { state.withLock { $0.error ?? $0.decoder?.error } }
 
     /// The format, once the first bytes have been recognised.
     public var format: ImageFormat? { state.withLock { $0.format } }
@@ -126,30 +126,21 @@ public final class ImageSource: Sendable {
     func streamingThumbnail(at index: Int, width: Int, height: Int) throws(DecodingError) -> DecodedImage? {
         try state.withLock { (s) throws(DecodingError) -> DecodedImage? in
             if let error = s.error { throw error }
-            do throws(DecodingError) {
-                return try s.decoder?.streamingThumbnail(at: index, width: width, height: height, input: s.input)
-            } catch {
-                if error.kind != .invalidRequest { s.error = error }
-                throw error
-            }
+            return try s.decoder?.streamingThumbnail(at: index, width: width, height: height, input: s.input)
         }
     }
 
     /// The image of frame `index`: for an animation the composited canvas. While the data is
-    /// incomplete the image is partial (see ``DecodedImage/finalRowCount``). An error while
-    /// decoding pixels puts the source in `invalidData` for good.
+    /// incomplete the image is partial (see ``DecodedImage/finalRowCount``). An error in a still
+    /// image's pixels puts the source in `invalidData` for good; one in an animation frame's
+    /// pixels is thrown for that frame (and frames composed on it) only.
     public func image(at index: Int = 0) throws(DecodingError) -> DecodedImage {
         try state.withLock { (s) throws(DecodingError) -> DecodedImage in
             if let error = s.error { throw error }
             guard let decoder = s.decoder, index >= 0, index < decoder.frameCount else {
                 throw .invalidRequest("frame index out of range")
             }
-            do throws(DecodingError) {
-                return try decoder.image(at: index, input: s.input)
-            } catch {
-                if error.kind != .invalidRequest { s.error = error }
-                throw error
-            }
+            return try decoder.image(at: index, input: s.input)
         }
     }
 }

@@ -259,7 +259,7 @@ struct PNGContainer {
             acceptsFrames = false
             return
         }
-        guard animationFrames.count + 1 < options.limits.maxFrames else { throw .limitExceeded("frame count exceeds Limits.maxFrames") }
+        guard animationFrames.count < options.limits.maxFrames else { throw .limitExceeded("frame count exceeds Limits.maxFrames") }
         animationFrames.append(PNGFrameData(properties: control.frameProperties))
     }
 

@@ -3,18 +3,9 @@ import CodecCore
 /// Compositing of APNG frames (APNG 1.0 §"fcTL": dispose_op and blend_op), with random access
 /// from the nearest frame that needs no predecessor.
 extension PNGDecoder {
-    /// Decodes as much of the frames up to `index` as the input holds, keeping the results,
-    /// without making an image (``DecodingOptions/decodesImmediately``).
-    func decodeAvailable(_ index: Int, _ input: InputBuffer) throws(DecodingError) {
-        if isStandalone(index) {
-            _ = try stillDecoder(input)
-        } else {
-            _ = try composite(index, input, makeImage: false)
-        }
-    }
-
     /// The canvas after frame `index` (an animation frame), decoding and drawing the frames
     /// from the best starting point. A frame whose data is incomplete is drawn as far as it goes.
+    /// With `makeImage` false the work is done and kept but no image is made.
     func composite(_ index: Int, _ input: InputBuffer, makeImage: Bool = true) throws(DecodingError) -> DecodedImage? {
         let frames = container.frames
         guard let header = container.header else { throw .invalidRequest("header not read yet") }
@@ -23,6 +14,7 @@ extension PNGDecoder {
             _ = try options.limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
             compositor = AnimationCompositor(width: header.width, height: header.height)
             composedIndex = start - 1
+            firstComposed = start
         }
         while composedIndex < index, var canvas = compositor {
             let j = composedIndex + 1
@@ -60,7 +52,8 @@ extension PNGDecoder {
                                                  canvasWidth: header.width, canvasHeight: header.height) {
             start -= 1
         }
-        if compositor != nil && composedIndex >= start - 1 && composedIndex <= index { return composedIndex + 1 }
+        let canvasIsComposed = compositor != nil && composedIndex >= firstComposed
+        if canvasIsComposed && composedIndex >= start - 1 && composedIndex <= index { return composedIndex + 1 }
         return start
     }
 

@@ -8,12 +8,14 @@ import CodecCore
 public final class PNGDecoder: ImageDecoding {
     let options: DecodingOptions
     private(set) var container: PNGContainer
-    private var error: DecodingError?
+    public private(set) var error: DecodingError?
     /// Decodes the default (IDAT) image when it is shown on its own.
     private var still: PNGFrameDecoder?
     var compositor: AnimationCompositor?
-    /// The last frame drawn into ``compositor``.
+    /// The last frame drawn into ``compositor``: its canvas is that frame's image once
+    /// `composedIndex >= firstComposed`, the frame drawing started from.
     var composedIndex = -1
+    var firstComposed = 0
     /// The frame being decoded for the compositor, and its index.
     var pending: (index: Int, decoder: PNGFrameDecoder)?
 
@@ -26,9 +28,13 @@ public final class PNGDecoder: ImageDecoding {
     }
 
     public func advance(_ input: InputBuffer) throws(DecodingError) {
-        try sticky { () throws(DecodingError) in
-            try container.parse(input)
-            if options.decodesImmediately, frameCount > 0 { try decodeAvailable(frameCount - 1, input) }
+        try sticky { () throws(DecodingError) in try container.parse(input) }
+        guard options.decodesImmediately, frameCount > 0 else { return }
+        if isStandalone(0) {
+            try sticky { () throws(DecodingError) in _ = try stillDecoder(input) }
+        } else {
+            // A frame's pixel error is thrown when that frame's image is asked for.
+            _ = try? composite(frameCount - 1, input, makeImage: false)
         }
     }
 
@@ -70,15 +76,16 @@ public final class PNGDecoder: ImageDecoding {
     public var isComplete: Bool { container.ended }
 
     public func image(at index: Int, input: InputBuffer) throws(DecodingError) -> DecodedImage {
-        try sticky { () throws(DecodingError) in
-            guard index >= 0, index < frameCount else { throw .invalidRequest("frame index out of range") }
-            if isStandalone(index) {
+        if let error { throw error }
+        guard index >= 0, index < frameCount else { throw .invalidRequest("frame index out of range") }
+        if isStandalone(index) {
+            return try sticky { () throws(DecodingError) in
                 let decoder = try stillDecoder(input)
                 return DecodedImage(raster: preview(decoder), finalRowCount: decoder.finalRowCount, options: options)
             }
-            guard let image = try composite(index, input) else { throw .invalidRequest("frame index out of range") }
-            return image
         }
+        guard let image = try composite(index, input) else { throw .invalidRequest("frame index out of range") }
+        return image
     }
 
     public func streamingThumbnail(at index: Int, width: Int, height: Int,

@@ -38,6 +38,8 @@ final class PNGFrameDecoder {
     private var scratch: [UInt8] = []
     /// Every row of every pass is done.
     private(set) var finished = false
+    /// The error that stopped this stream; every later call throws it again.
+    private var failure: DecodingError?
 
     /// A decoder writing into a new `width × height` raster (the caller has checked its size
     /// against the limits), or into a resampler of `thumbnailSize` when one is given.
@@ -76,6 +78,16 @@ final class PNGFrameDecoder {
     /// Decodes as far as the segments allow. `dataComplete` says no more segments will come,
     /// so running out of data is then an error.
     func decode(segments: [Range<Int>], dataComplete: Bool, input: InputBuffer) throws(DecodingError) {
+        if let failure { throw failure }
+        do {
+            try resume(segments: segments, dataComplete: dataComplete, input: input)
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private func resume(segments: [Range<Int>], dataComplete: Bool, input: InputBuffer) throws(DecodingError) {
         while !finished {
             if windowStart == windowEnd {
                 guard try refill(segments: segments, input: input) else {

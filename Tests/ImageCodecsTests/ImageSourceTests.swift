@@ -97,6 +97,22 @@ struct ImageSourceTests {
         }
     }
 
+    /// Asking for a frame still arriving, then for earlier ones, gives the earlier frames whole.
+    @Test func earlierFramesAfterAPartialOne() throws {
+        let bytes = try Self.fixture(Self.animated)
+        let sequential = Decoding.whole(bytes).frames
+        for cut in stride(from: bytes.count / 4, to: bytes.count, by: bytes.count / 4) {
+            let source = ImageSource(incremental: .init())
+            source.append(bytes[0..<cut], final: false)
+            guard source.count > 1 else { continue }
+            _ = try source.image(at: source.count - 1)
+            for index in (0..<(source.count - 1)).reversed() where source.status(at: index) == .complete {
+                let image = try source.image(at: index)
+                #expect("\(image.width)x\(image.height) \(CanonicalHash.hex(image))" == sequential[index], "cut \(cut) frame \(index)")
+            }
+        }
+    }
+
     @Test func concurrentReadersWhileAppending() async throws {
         let bytes = try Self.fixture(Self.animated)
         let source = ImageSource(incremental: .init())
