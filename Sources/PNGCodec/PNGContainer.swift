@@ -58,14 +58,27 @@ struct PNGContainer {
 
     /// The frames as a browser shows them: the static image alone, or the animation's frames
     /// (a default image that is not part of the animation is not one of them).
-    var frames: [PNGFrameData] {
-        guard let defaultImage else { return [] }
-        guard isAnimated else { return [defaultImage] }
-        guard defaultIsAnimationFrame else { return animationFrames }
-        var first = animationFrames[0]
-        first.segments = defaultImage.segments
-        first.complete = defaultImage.complete
-        return [first] + animationFrames.dropFirst()
+    var frames: [PNGFrameData] { (0..<frameCount).compactMap(frame(at:)) }
+
+    /// Counts the chunks consumed; facts derived from the chunks change only when it does.
+    private(set) var revision = 0
+
+    /// The number of ``frames``, without building them.
+    var frameCount: Int {
+        guard defaultImage != nil else { return 0 }
+        return isAnimated ? animationFrames.count : 1
+    }
+
+    /// Frame `index` of ``frames``, without building the others.
+    func frame(at index: Int) -> PNGFrameData? {
+        guard index >= 0, index < frameCount, let defaultImage else { return nil }
+        guard isAnimated else { return defaultImage }
+        var frame = animationFrames[index]
+        if index == 0 && defaultIsAnimationFrame {
+            frame.segments = defaultImage.segments
+            frame.complete = defaultImage.complete
+        }
+        return frame
     }
 
     /// Parses every whole chunk that has arrived.
@@ -96,6 +109,7 @@ struct PNGContainer {
             }
             if !crcOK && type.isCritical { throw .invalidData("critical chunk CRC does not match") }
             position = payload.upperBound + 4
+            revision += 1
         }
     }
 

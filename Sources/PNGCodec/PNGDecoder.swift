@@ -49,8 +49,13 @@ public final class PNGDecoder: ImageDecoding {
         }
     }
 
+    /// Properties as of a container revision: resolving them inflates compressed metadata,
+    /// which must not happen again on every status query while bytes arrive.
+    private var resolved: (revision: Int, properties: ImageProperties)?
+
     public var properties: ImageProperties? {
         guard let h = container.header else { return nil }
+        if let resolved, resolved.revision == container.revision { return resolved.properties }
         var p = ImageProperties(width: h.width, height: h.height, bitDepth: h.bitDepth,
                                 hasAlpha: h.colorType == .greyscaleAlpha || h.colorType == .truecolorAlpha
                                     || container.transparency != nil,
@@ -58,19 +63,18 @@ public final class PNGDecoder: ImageDecoding {
         if container.isAnimated, let plays = container.animationControl?.plays { p.loopCount = plays }
         container.metadata.resolve(into: &p, limit: options.limits.maxMetadataBytes,
                                    ignoresChecksums: options.ignoresChecksums)
+        resolved = (container.revision, p)
         return p
     }
 
-    public var frameCount: Int { container.frames.count }
+    public var frameCount: Int { container.frameCount }
 
     public func frameProperties(at index: Int) -> FrameProperties? {
-        let frames = container.frames
-        return frames.indices.contains(index) ? frames[index].properties : nil
+        container.frame(at: index)?.properties
     }
 
     public func isFrameComplete(at index: Int) -> Bool {
-        let frames = container.frames
-        return frames.indices.contains(index) && frames[index].complete
+        container.frame(at: index)?.complete == true
     }
 
     public var isComplete: Bool { container.ended }
@@ -93,7 +97,7 @@ public final class PNGDecoder: ImageDecoding {
         guard let header = container.header, isStandalone(index), !header.interlaced,
               still?.finished != true else { return nil }
         return try sticky { () throws(DecodingError) in
-            let frame = container.frames[index]
+            guard let frame = container.frame(at: index) else { return nil }
             let decoder = try makeFrameDecoder(width: header.width, height: header.height, sixteenBit: false,
                                                thumbnailSize: (width, height))
             try decoder.decode(segments: frame.segments, dataComplete: frame.complete, input: input)
@@ -106,7 +110,7 @@ public final class PNGDecoder: ImageDecoding {
     func isStandalone(_ index: Int) -> Bool { !container.isAnimated }
 
     func stillDecoder(_ input: InputBuffer) throws(DecodingError) -> PNGFrameDecoder {
-        guard let header = container.header, let frame = container.frames.first else {
+        guard let header = container.header, let frame = container.frame(at: 0) else {
             throw .invalidRequest("frame index out of range")
         }
         let decoder: PNGFrameDecoder

@@ -6,46 +6,9 @@ import Testing
 /// Conformance/scripts/make_manifests.py.
 @Suite(.enabled(if: Corpus.root != nil, "corpus absent: set IMAGECODECS_CORPUS or place shared/corpus beside the project"))
 struct CorpusConformanceTests {
-    /// APNG files where this library differs from Pillow on purpose (SPEC-NOTES.md, APNG).
-    static let apngDeviations: [String: String] = [
-        // Broken animation chunks: browsers show the static image; Pillow raises.
-        "apng/pillow/chunk_no_fctl.png": "static fallback",
-        "apng/pillow/chunk_no_fdat.png": "static fallback",
-        "apng/pillow/chunk_repeat_fctl.png": "static fallback",
-        "apng/pillow/sequence_fdat_fctl.png": "static fallback",
-        "apng/pillow/sequence_gap.png": "static fallback",
-        "apng/pillow/sequence_reorder.png": "static fallback",
-        "apng/pillow/sequence_reorder_chunk.png": "static fallback",
-        "apng/pillow/sequence_repeat.png": "static fallback",
-        "apng/pillow/sequence_repeat_chunk.png": "static fallback",
-        "apng/pillow/sequence_start.png": "static fallback",
-        // acTL declares more frames than the file has: the frames present are shown; Pillow raises.
-        "apng/pillow/syntax_num_frames_high.png": "frames present",
-        // Pillow's OVER blends every channel, alpha included, linearly (and palette indices in
-        // mode P, ignoring tRNS in mode L); this library uses Porter-Duff over as PNG §13.16 says
-        // and equals apngdis (APNG Disassembler) on those frames.
-        "apng/pillow/blend_op_over_near_transparent.png": "porter-duff",
-        "apng/pillow/mode_16bit.png": "porter-duff",
-        "apng/pillow/mode_grayscale_alpha.png": "porter-duff",
-        "apng/pillow/mode_palette_1bit_alpha.png": "porter-duff",
-        "apng/wuffs/muybridge.apng": "porter-duff",
-    ]
-
     static let pngEntries = (try? Manifest.load("png.tsv")) ?? []
     static let apngEntries = (try? Manifest.load("apng.tsv")) ?? []
-    static let apngPaths = Set(apngEntries.map(\.path))
-    /// apngdis's frames where it disagrees with Pillow (manifests/disagreements.tsv): frame → hash.
-    static let apngdisFrames: [String: [Int: String]] = {
-        guard let text = try? String(contentsOf: Corpus.conformance.appendingPathComponent("manifests/disagreements.tsv"),
-                                     encoding: .utf8) else { return [:] }
-        var frames: [String: [Int: String]] = [:]
-        for line in text.split(separator: "\n") where line.hasPrefix("apng\t") {
-            let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard cols.count >= 6, cols[4] == "apngdis", let index = Int(cols[2]) else { continue }
-            frames[cols[1], default: [:]][index] = cols[5]
-        }
-        return frames
-    }()
+    static let deviations = Deviations.kinds
 
     static func bytes(_ path: String) throws -> [UInt8] {
         try Corpus.bytes(#require(Corpus.root).appendingPathComponent(path))
@@ -63,7 +26,7 @@ struct CorpusConformanceTests {
         if entry.isError {
             #expect(result.status == .invalidData || result.status == .unknownType || result.status == .unexpectedEOF,
                     "\(entry.path): \(result)")
-        } else if Self.apngPaths.contains(entry.path) {
+        } else if Self.deviations["png.tsv"]?[entry.path] == "static-only" {
             #expect(result.status == .complete && !result.frames.isEmpty, "\(entry.path): \(result)")
         } else {
             #expect(result.status == .complete, "\(entry.path): \(result)")
@@ -74,18 +37,15 @@ struct CorpusConformanceTests {
     @Test(arguments: apngEntries)
     func apngMatchesPillow(_ entry: ManifestEntry) throws {
         let result = Decoding.whole(try Self.bytes(entry.path))
-        switch Self.apngDeviations[entry.path] {
+        switch Self.deviations["apng.tsv"]?[entry.path] {
         case nil:
             #expect(result.frames == entry.frames, "\(entry.path): \(result)")
-        case "static fallback":
+        case "static-fallback":
             #expect(result.status == .complete && result.frames.count == 1, "\(entry.path): \(result)")
-        case "frames present":
-            #expect(result.frames.count == 2, "\(entry.path): \(result)")
+        case "frames-present":
+            #expect(result.status == .complete && !result.frames.isEmpty && entry.isError, "\(entry.path): \(result)")
         default:
-            var expected = entry.frames
-            for (index, hash) in Self.apngdisFrames[entry.path] ?? [:] {
-                expected[index] = "\(expected[index].split(separator: " ")[0]) \(hash)"
-            }
+            let expected = Deviations.apngdisExpectation(entry)
             #expect(expected != entry.frames, "\(entry.path): no apngdis disagreement recorded")
             #expect(result.frames == expected, "\(entry.path): \(result)")
         }

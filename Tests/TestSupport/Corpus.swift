@@ -53,3 +53,39 @@ public enum Manifest {
         return order.map { ManifestEntry(path: $0, frames: frames[$0] ?? []) }
     }
 }
+
+/// The documented differences from the references (Conformance/manifests/deviations.tsv) and
+/// apngdis's frames where it and Pillow disagree (disagreements.tsv).
+public enum Deviations {
+    /// manifest → path → kind.
+    public static let kinds: [String: [String: String]] = {
+        var out: [String: [String: String]] = [:]
+        for cols in rows("deviations.tsv") where cols.count >= 3 { out[cols[0], default: [:]][cols[1]] = cols[2] }
+        return out
+    }()
+
+    /// path → frame index → hash, from apngdis.
+    public static let apngdisFrames: [String: [Int: String]] = {
+        var out: [String: [Int: String]] = [:]
+        for cols in rows("disagreements.tsv") where cols.count >= 6 && cols[0] == "apng" && cols[4] == "apngdis" {
+            if let index = Int(cols[2]) { out[cols[1], default: [:]][index] = cols[5] }
+        }
+        return out
+    }()
+
+    /// The expected frames of `entry` with apngdis's hashes put in where it disagrees with Pillow.
+    public static func apngdisExpectation(_ entry: ManifestEntry) -> [String] {
+        var expected = entry.frames
+        for (index, hash) in apngdisFrames[entry.path] ?? [:] where expected.indices.contains(index) {
+            expected[index] = "\(expected[index].split(separator: " ")[0]) \(hash)"
+        }
+        return expected
+    }
+
+    private static func rows(_ name: String) -> [[String]] {
+        guard let text = try? String(contentsOf: Corpus.conformance.appendingPathComponent("manifests/\(name)"),
+                                     encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Conformance runner: drives the `imagecodecs` tool over the manifests and the corpus.
+
+Checks, per format, through the command-line contract of DESIGN.md:
+  hash   -- frame lines equal the manifest's (reference decoders); refused files exit 1 or 3;
+  feed   -- for --chunk 1, 7, 4096, 65536 the frame lines equal `hash`'s, statuses only move
+            readingHeader -> incomplete -> complete and never show invalidData on a valid file;
+  cuts   -- a file cut at sampled lengths exits 1 or 3 (never a crash, a trap or a hang);
+  crash  -- every crasher exits 0, 1 or 3 within the time limit.
+
+Usage: Conformance/scripts/run_conformance.py [--tool PATH] [--formats png,apng] [--quick]
+Build the tool first: swift build -c release --product imagecodecs
+"""
+import argparse, collections, os, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROJECT = os.path.dirname(os.path.dirname(HERE))
+CORPUS = os.environ.get("IMAGECODECS_CORPUS", os.path.join(os.path.dirname(PROJECT), "shared", "corpus"))
+MANIFESTS = {  # format -> [(manifest, root of its paths)]
+    "png": [("png.tsv", CORPUS), ("fixtures-png.tsv", os.path.join(PROJECT, "Conformance"))],
+    "apng": [("apng.tsv", CORPUS), ("fixtures-apng.tsv", os.path.join(PROJECT, "Conformance"))],
+    "gif": [("gif.tsv", CORPUS), ("fixtures-gif.tsv", os.path.join(PROJECT, "Conformance"))],
+}
+CRASHERS = {"png": "crashers/png", "apng": None, "gif": "crashers/gif"}
+RANK = {"readingHeader": 0, "incomplete": 1}
+
+
+def load(manifest):
+    rows = collections.OrderedDict()
+    path = os.path.join(PROJECT, "Conformance", "manifests", manifest)
+    if not os.path.exists(path):
+        return rows
+    for line in open(path):
+        if line.startswith("#") or not line.strip():
+            continue
+        c = line.rstrip("\n").split("\t")
+        if len(c) < 4 or c[0] == "path":
+            continue
+        rows.setdefault(c[0], [])
+        if c[3] != "error":
+            rows[c[0]].append("%s %s %s" % (c[1], c[2], c[3]))
+    return rows
+
+
+def deviations():
+    """(manifest, path) -> kind, and path -> {frame: apngdis hash} (see manifests/deviations.tsv)."""
+    kinds, apngdis = {}, collections.defaultdict(dict)
+    base = os.path.join(PROJECT, "Conformance", "manifests")
+    for line in open(os.path.join(base, "deviations.tsv")):
+        c = line.rstrip("\n").split("\t")
+        if not line.startswith("#") and len(c) >= 3:
+            kinds[(c[0], c[1])] = c[2]
+    for line in open(os.path.join(base, "disagreements.tsv")):
+        c = line.rstrip("\n").split("\t")
+        if c[0] == "apng" and len(c) >= 6 and c[4] == "apngdis" and c[2].isdigit():
+            apngdis[c[1]][int(c[2])] = c[5]
+    return kinds, apngdis
+
+
+def expectation(manifest, path, frames, kinds, apngdis):
+    """What our `hash` must print: the manifest's lines, adjusted for a documented deviation."""
+    kind = kinds.get((manifest, path))
+    if kind == "apngdis":
+        return kind, ["%s %s %s" % (f.split()[0], f.split()[1], apngdis[path].get(i, f.split()[2]))
+                      for i, f in enumerate(frames)]
+    return kind, frames
+
+
+def run(tool, *args, timeout=120):
+    try:
+        r = subprocess.run([tool, *args], capture_output=True, text=True, timeout=timeout)
+        return r.returncode, r.stdout.splitlines()
+    except subprocess.TimeoutExpired:
+        return "timeout", []
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", default=os.path.join(PROJECT, ".build", "release", "imagecodecs"))
+    ap.add_argument("--formats", default="png,apng")
+    ap.add_argument("--quick", action="store_true", help="feed only --chunk 4096 and fewer cuts")
+    a = ap.parse_args()
+    failures = 0
+    kinds, apngdis = deviations()
+    for fmt in a.formats.split(","):
+        counts = collections.Counter()
+        for manifest, root in MANIFESTS[fmt]:
+            for path, frames in load(manifest).items():
+                f = os.path.join(root, path)
+                if not os.path.exists(f):
+                    counts["absent"] += 1
+                    continue
+                rc, out = run(a.tool, "hash", f)
+                kind, frames = expectation(manifest, path, frames, kinds, apngdis)
+                if kind in ("static-only", "static-fallback", "frames-present"):
+                    ok = rc == 0 and len(out) >= 1 and (kind != "static-fallback" or len(out) == 1)
+                    counts["documented deviation (%s)" % kind if ok else "different"] += 1
+                    if not ok:
+                        print("DIFF", manifest, path, "exit", rc)
+                    continue
+                if not frames:
+                    ok = rc in (1, 3)
+                    counts["refused as expected" if ok else "accepted, reference refuses"] += 1
+                    if not ok:
+                        print("DIFF", manifest, path, "exit", rc)
+                    continue
+                if rc == 0 and out == frames:
+                    counts["equal to apngdis (documented)" if kind == "apngdis" else "equal"] += 1
+                else:
+                    counts["different"] += 1
+                    print("DIFF", manifest, path, "exit", rc)
+                    continue
+                for n in ([4096] if a.quick else [1, 7, 4096, 65536]):
+                    frc, fout = run(a.tool, "feed", f, "--chunk", str(n))
+                    updates = [l.split() for l in fout if len(l.split()) == 3 and l.split()[0].isdigit() and not "x" in l.split()[1]]
+                    statuses = [u[1] for u in updates]
+                    ranks = [RANK.get(s, 2) for s in statuses]
+                    good = (frc == 0 and fout[len(updates):] == out and "invalidData" not in statuses
+                            and ranks == sorted(ranks) and statuses[-1] == "complete")
+                    counts["feed ok" if good else "feed different"] += 1
+                    if not good:
+                        print("FEED", n, path, "exit", frc, statuses[-3:])
+                size = os.path.getsize(f)
+                step = max(1, size // (4 if a.quick else 16))
+                for cut in range(0, size, step):
+                    with open("/tmp/imagecodecs-cut", "wb") as t:
+                        t.write(open(f, "rb").read()[:cut])
+                    crc, _ = run(a.tool, "hash", "/tmp/imagecodecs-cut", timeout=30)
+                    counts["cut ok" if crc in (1, 3) else "cut bad"] += 1
+                    if crc not in (1, 3):
+                        print("CUT", path, cut, "exit", crc)
+        if CRASHERS.get(fmt):
+            folder = os.path.join(CORPUS, CRASHERS[fmt])
+            for dirpath, _, names in os.walk(folder):
+                for name in sorted(names):
+                    if name.endswith((".md", ".tsv")):
+                        continue
+                    rc, _ = run(a.tool, "hash", os.path.join(dirpath, name), timeout=30)
+                    counts["crasher handled" if rc in (0, 1, 3) else "crasher BAD"] += 1
+                    if rc not in (0, 1, 3):
+                        print("CRASH", name, rc)
+        print(fmt + ":", ", ".join("%s %d" % kv for kv in sorted(counts.items())))
+        failures += sum(v for k, v in counts.items() if k in ("different", "accepted, reference refuses",
+                                                             "feed different", "cut bad", "crasher BAD"))
+    print("%d passed, %d failed" % (0 if failures else 1, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
