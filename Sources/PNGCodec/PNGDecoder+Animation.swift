@@ -5,13 +5,13 @@ import CodecCore
 extension PNGDecoder {
     /// The canvas after frame `index` (an animation frame), decoding and drawing the frames
     /// from the best starting point. A frame whose data is incomplete is drawn as far as it goes.
-    /// With `makeImage` false the work is done and kept but no image is made.
+    /// With `makeImage` false the work is done and kept but no image is made. The caller has
+    /// checked the canvas against the limits.
     func composite(_ index: Int, _ input: InputBuffer, makeImage: Bool = true) throws(DecodingError) -> DecodedImage? {
         let frames = container.frames
         guard let header = container.header else { throw .invalidRequest("header not read yet") }
         let start = startingFrame(for: index, frames, header)
         if start != composedIndex + 1 || compositor == nil {
-            _ = try options.limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
             compositor = AnimationCompositor(width: header.width, height: header.height)
             composedIndex = start - 1
             firstComposed = start

@@ -33,6 +33,7 @@ public final class PNGDecoder: ImageDecoding {
         if isStandalone(0) {
             try sticky { () throws(DecodingError) in _ = try stillDecoder(input) }
         } else {
+            try checkCanvas()
             // A frame's pixel error is thrown when that frame's image is asked for.
             _ = try? composite(frameCount - 1, input, makeImage: false)
         }
@@ -88,8 +89,18 @@ public final class PNGDecoder: ImageDecoding {
                 return DecodedImage(raster: preview(decoder), finalRowCount: decoder.finalRowCount, options: options)
             }
         }
+        try checkCanvas()
         guard let image = try composite(index, input) else { throw .invalidRequest("frame index out of range") }
         return image
+    }
+
+    /// The animation canvas must fit the limits; unlike a frame's pixel error this concerns
+    /// every frame, so it stops the decoder for good.
+    private func checkCanvas() throws(DecodingError) {
+        guard let header = container.header else { return }
+        try sticky { () throws(DecodingError) in
+            _ = try options.limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
+        }
     }
 
     public func streamingThumbnail(at index: Int, width: Int, height: Int,

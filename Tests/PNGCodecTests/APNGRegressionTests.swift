@@ -73,3 +73,21 @@ struct APNGRegressionTests {
         if !accepted { #expect(source.error?.kind == .limitExceeded) }
     }
 }
+
+extension APNGRegressionTests {
+    /// A canvas over the pixel limit stops an animation for good, as it does a still image
+    /// (fuzz finding 3).
+    @Test func canvasOverTheLimitIsSticky() {
+        var b = PNGBuilder()
+        b.chunk("IHDR", PNGBuilder.ihdr(width: 671_088_768, height: 64))
+        b.chunk("acTL", PNGBuilder.be32(2) + PNGBuilder.be32(0))
+        b.chunk("IDAT", PNGBuilder.deflate([0, 1, 2, 3, 255]))
+        b.chunk("fcTL", Self.fcTL(0, width: 1, height: 1))
+        b.chunk("fdAT", PNGBuilder.be32(1) + PNGBuilder.deflate([0, 4, 5, 6, 255]))
+        b.chunk("IEND", [])
+        let source = ImageSource(bytes: b.bytes)
+        #expect(source.count == 1)
+        #expect(throws: DecodingError.limitExceeded("pixel count exceeds Limits.maxPixels")) { try source.image(at: 0) }
+        #expect(source.status == .invalidData && source.error?.kind == .limitExceeded)
+    }
+}

@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+// libFuzzer targets for ImageCodecs. A package of its own so that a plain `swift build` at the
+// root never tries to link a fuzzer (LLVMFuzzerRunDriver exists only with -sanitize=fuzzer).
+// Build and run with ./run.sh (see README.md).
+import PackageDescription
+
+let package = Package(
+    name: "ImageCodecsFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "ImageCodecs", path: ".."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FuzzPNG",
+            dependencies: [.product(name: "ImageCodecs", package: "ImageCodecs")]
+        ),
+    ]
+)
