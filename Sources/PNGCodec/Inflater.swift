@@ -20,10 +20,12 @@ final class Inflater {
     }
 
     /// Inflates from `input` into `output` until one of them is used up or the stream ends.
-    /// Returns the bytes consumed and produced.
+    /// Returns the bytes consumed and produced, and the error that stopped the stream, if any:
+    /// the bytes produced before a corrupt spot are valid, and a caller that needs no more
+    /// output never has to see the error, however the input was split.
     func inflate(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
-        throws(DecodingError) -> (consumed: Int, produced: Int) {
-        guard !finished, output.count > 0 else { return (0, 0) }
+        -> (consumed: Int, produced: Int, error: DecodingError?) {
+        guard !finished, output.count > 0 else { return (0, 0, nil) }
         let inCount = min(input.count, Int(UInt32.max)), outCount = min(output.count, Int(UInt32.max))
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
         stream.avail_in = UInt32(inCount)
@@ -34,12 +36,13 @@ final class Inflater {
         stream.next_in = nil
         stream.next_out = nil
         switch status {
-        case Z_OK, Z_BUF_ERROR: break
-        case Z_STREAM_END: finished = true
-        case Z_MEM_ERROR: throw .limitExceeded("zlib ran out of memory")
-        default: throw .invalidData("zlib stream is corrupt")
+        case Z_OK, Z_BUF_ERROR: return (consumed, produced, nil)
+        case Z_STREAM_END:
+            finished = true
+            return (consumed, produced, nil)
+        case Z_MEM_ERROR: return (consumed, produced, .limitExceeded("zlib ran out of memory"))
+        default: return (consumed, produced, .invalidData("zlib stream is corrupt"))
         }
-        return (consumed, produced)
     }
 
     /// Inflates a whole zlib stream held in memory, stopping with an error past `limit` bytes
@@ -50,11 +53,12 @@ final class Inflater {
         var chunk = [UInt8](repeating: 0, count: 16384)
         var position = input.startIndex
         while !inflater.finished {
-            let (consumed, produced) = try input.withUnsafeBufferPointer { (src) throws(DecodingError) in
-                try chunk.withUnsafeMutableBufferPointer { (dst) throws(DecodingError) in
-                    try inflater.inflate(UnsafeBufferPointer(rebasing: src[(position - input.startIndex)...]), into: dst)
+            let (consumed, produced, error) = input.withUnsafeBufferPointer { src in
+                chunk.withUnsafeMutableBufferPointer { dst in
+                    inflater.inflate(UnsafeBufferPointer(rebasing: src[(position - input.startIndex)...]), into: dst)
                 }
             }
+            if let error { throw error }
             position += consumed
             guard out.count + produced <= limit else { throw .limitExceeded("decompressed metadata exceeds Limits.maxMetadataBytes") }
             out.append(contentsOf: chunk[0..<produced])

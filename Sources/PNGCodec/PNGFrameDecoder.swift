@@ -38,6 +38,8 @@ final class PNGFrameDecoder {
     private var scratch: [UInt8] = []
     /// Every row of every pass is done.
     private(set) var finished = false
+    /// A zlib error met after some output: thrown only if more output is needed.
+    private var streamError: DecodingError?
     /// The error that stopped this stream; every later call throws it again.
     private var failure: DecodingError?
 
@@ -115,15 +117,16 @@ final class PNGFrameDecoder {
             if position < segment.lowerBound { position = segment.lowerBound }
             let end = min(segment.upperBound, input.count)
             if position < end {
-                let (consumed, produced) = try input.withBytes(position..<end) { (src) throws(DecodingError) in
-                    try window.withUnsafeMutableBufferPointer { (dst) throws(DecodingError) in
-                        try inflater.inflate(src, into: dst)
-                    }
+                if let streamError { throw streamError }
+                let (consumed, produced, error) = input.withBytes(position..<end) { src in
+                    window.withUnsafeMutableBufferPointer { dst in inflater.inflate(src, into: dst) }
                 }
                 position += consumed
                 windowStart = 0
                 windowEnd = produced
+                streamError = error
                 if produced > 0 { return true }
+                if let error { throw error }
                 if inflater.finished { return false }
                 if consumed == 0 { throw .invalidData("zlib stream makes no progress") }
                 continue
