@@ -19,7 +19,8 @@ let package = Package(
         ),
         .target(name: "CodecCore"),
         .target(name: "PNGCodec", dependencies: ["CodecCore", "CZlib"]),
-        .target(name: "ImageCodecs", dependencies: ["CodecCore", "PNGCodec"]),
+        .target(name: "GIFCodec", dependencies: ["CodecCore"]),
+        .target(name: "ImageCodecs", dependencies: ["CodecCore", "PNGCodec", "GIFCodec"]),
         .executableTarget(
             name: "imagecodecs",
             dependencies: [
@@ -31,5 +32,6 @@ let package = Package(
         .testTarget(name: "CodecCoreTests", dependencies: ["CodecCore", "TestSupport"]),
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "ImageCodecs", "TestSupport", "CZlib"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "TestSupport"]),
+        .testTarget(name: "GIFCodecTests", dependencies: ["GIFCodec", "ImageCodecs", "TestSupport"]),
     ]
 )

@@ -13,7 +13,7 @@ public struct CoderRegistry: Sendable {
     }
 
     /// The built-in coders.
-    public static let standard = CoderRegistry(coders: [PNGCoder()])
+    public static let standard = CoderRegistry(coders: [PNGCoder(), GIFCoder()])
 
     /// Adds `coder`; it wins over every coder added before it.
     public mutating func register(_ coder: any ImageCoder) {

@@ -1,3 +1,4 @@
+import GIFCodec
 import PNGCodec
 
 /// A plug-in that decodes one format (SDWebImage's `SDImageCoder`, reduced to decoding).
@@ -40,5 +41,21 @@ public struct PNGCoder: ImageCoder {
 
     public func makeDecoder(options: DecodingOptions) -> any ImageDecoding {
         PNGDecoder(options: options)
+    }
+}
+
+/// The built-in GIF coder (GIF87a and GIF89a).
+public struct GIFCoder: ImageCoder {
+    public init() {}
+    public var format: ImageFormat { .gif }
+
+    public func sniff(_ prefix: UnsafeBufferPointer<UInt8>) -> SniffResult {
+        let results = GIFDecoder.signatures.map { SniffResult.comparing(prefix, with: $0) }
+        if results.contains(.match) { return .match }
+        return results.contains(.needMoreData) ? .needMoreData : .noMatch
+    }
+
+    public func makeDecoder(options: DecodingOptions) -> any ImageDecoding {
+        GIFDecoder(options: options)
     }
 }

@@ -1,60 +1,36 @@
 import CodecCore
 
 /// Compositing of APNG frames (APNG 1.0 §"fcTL": dispose_op and blend_op), with random access
-/// from the nearest frame that needs no predecessor.
+/// planned by ``AnimationCanvas``.
 extension PNGDecoder {
     /// The canvas after frame `index` (an animation frame), decoding and drawing the frames
     /// from the best starting point. A frame whose data is incomplete is drawn as far as it goes.
     /// With `makeImage` false the work is done and kept but no image is made. The caller has
     /// checked the canvas against the limits.
     func composite(_ index: Int, _ input: InputBuffer, makeImage: Bool = true) throws(DecodingError) -> DecodedImage? {
-        let frames = container.frames
         guard let header = container.header else { throw .invalidRequest("header not read yet") }
-        let start = startingFrame(for: index, frames, header)
-        if start != composedIndex + 1 || compositor == nil {
-            compositor = AnimationCompositor(width: header.width, height: header.height)
-            composedIndex = start - 1
-            firstComposed = start
-        }
-        while composedIndex < index, var canvas = compositor {
-            let j = composedIndex + 1
-            let decoder = try frameDecoder(j, frames[j], input)
-            let p = frames[j].properties
-            let rect = FrameRect(x: p.x, y: p.y, width: p.width, height: p.height)
+        var plan = canvas ?? AnimationCanvas(width: header.width, height: header.height)
+        canvas = nil
+        defer { canvas = plan }
+        let frames = container.frames
+        var next = plan.prepare(toShow: index) { frames[$0].properties }
+        while next <= index {
+            let decoder = try frameDecoder(next, frames[next], input)
+            let p = frames[next].properties
             guard decoder.finished else {
                 guard makeImage else { return nil }
-                canvas.draw(preview(decoder), in: rect, disposal: p.disposal, blend: p.blend)
-                return image(canvas, finalRows: 0, header)
+                return image(plan.preview(preview(decoder), p, blend: p.blend), finalRows: 0, header)
             }
-            compositor = nil
-            canvas.draw(decoder.raster, in: rect, disposal: p.disposal, blend: p.blend)
-            compositor = canvas
+            plan.draw(decoder.raster, frame: next, p, blend: p.blend)
             pending = nil
-            composedIndex = j
+            next += 1
         }
-        guard makeImage, let canvas = compositor else { return nil }
-        return image(canvas, finalRows: header.height, header)
+        return makeImage ? image(plan.pixels, finalRows: header.height, header) : nil
     }
 
-    private func image(_ canvas: AnimationCompositor, finalRows: Int, _ header: PNGHeader) -> DecodedImage {
-        DecodedImage(raster: Raster(width: header.width, height: header.height, bytesPerPixel: 4, pixels: canvas.canvas),
+    private func image(_ pixels: [UInt8], finalRows: Int, _ header: PNGHeader) -> DecodedImage {
+        DecodedImage(raster: Raster(width: header.width, height: header.height, bytesPerPixel: 4, pixels: pixels),
                      finalRowCount: finalRows, options: options)
-    }
-
-    /// Where to start composing frame `index`: right after the last frame composed when that
-    /// frame lies between `index` and the latest frame before it that needs no predecessor,
-    /// otherwise that frame.
-    private func startingFrame(for index: Int, _ frames: [PNGFrameData], _ header: PNGHeader) -> Int {
-        var start = index
-        while start > 0,
-              !AnimationCompositor.isIndependent(start, frame: frames[start].properties,
-                                                 previous: frames[start - 1].properties,
-                                                 canvasWidth: header.width, canvasHeight: header.height) {
-            start -= 1
-        }
-        let canvasIsComposed = compositor != nil && composedIndex >= firstComposed
-        if canvasIsComposed && composedIndex >= start - 1 && composedIndex <= index { return composedIndex + 1 }
-        return start
     }
 
     /// The decoder for frame `j`, resumed if it is the one in progress, fed what has arrived.

@@ -11,11 +11,8 @@ public final class PNGDecoder: ImageDecoding {
     public private(set) var error: DecodingError?
     /// Decodes the default (IDAT) image when it is shown on its own.
     private var still: PNGFrameDecoder?
-    var compositor: AnimationCompositor?
-    /// The last frame drawn into ``compositor``: its canvas is that frame's image once
-    /// `composedIndex >= firstComposed`, the frame drawing started from.
-    var composedIndex = -1
-    var firstComposed = 0
+    /// The composed animation canvas and its random-access plan.
+    var canvas: AnimationCanvas?
     /// The frame being decoded for the compositor, and its index.
     var pending: (index: Int, decoder: PNGFrameDecoder)?
 

@@ -1,0 +1,90 @@
+/// The composed canvas of an animation and the plan for random access to its frames
+/// (YYImage's `blendFromIndex`, Wuffs' `restart_frame`).
+///
+/// Frame *k* is composed by drawing frames *s…k* on a new canvas, where *s* is the latest frame
+/// at or before *k* that needs no predecessor (``AnimationCompositor/isIndependent``). A frame
+/// that is independent but whose disposal is `previous` starts only itself: the frames after it
+/// see the canvas from before it, which earlier frames drew. The canvas after the last frame
+/// drawn is kept, so showing frames in order costs one frame each.
+public struct AnimationCanvas: Sendable {
+    public let width: Int
+    public let height: Int
+    /// The canvas with the frames drawn so far; nil until a frame has been planned.
+    public private(set) var compositor: AnimationCompositor?
+    /// The last frame drawn.
+    public private(set) var composedIndex = -1
+    /// The frame drawing started from; the canvas shows frame ``composedIndex`` only when
+    /// `composedIndex >= firstComposed`.
+    private var firstComposed = 0
+    /// Drawing started at an independent frame whose `previous` disposal restores what came
+    /// before it, so the canvas cannot go past that frame.
+    private var stopsAtFirst = false
+    /// Per frame, the latest frame from which it and every later frame can be composed.
+    private var startingPoints: [Int] = []
+
+    /// A plan for a `width × height` canvas; the caller has checked the size against ``Limits``.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Readies the canvas for composing frame `index` and returns the next frame to draw
+    /// (`index + 1` when the canvas already shows it). `frame(j)` gives frame j's properties.
+    public mutating func prepare(toShow index: Int, frame: (Int) -> FrameProperties) -> Int {
+        let start = independent(index, frame) ? index : startingPoint(index, frame)
+        let showsComposed = compositor != nil && composedIndex >= firstComposed
+        if showsComposed && composedIndex >= start - 1 && composedIndex <= index && (!stopsAtFirst || composedIndex == index) {
+            return composedIndex + 1
+        }
+        compositor = AnimationCompositor(width: width, height: height)
+        composedIndex = start - 1
+        firstComposed = start
+        stopsAtFirst = start > 0 && restoresPredecessors(start, frame)
+        return start
+    }
+
+    /// Draws finished frame `index` (the one ``prepare(toShow:frame:)`` returned, or the next).
+    public mutating func draw(_ raster: Raster, frame index: Int, _ p: FrameProperties, blend: Blend) {
+        guard var canvas = compositor else { return }
+        compositor = nil
+        canvas.draw(raster, in: FrameRect(x: p.x, y: p.y, width: p.width, height: p.height), disposal: p.disposal, blend: blend)
+        compositor = canvas
+        composedIndex = index
+    }
+
+    /// The canvas with an unfinished frame drawn on a copy, leaving the plan as it is.
+    public func preview(_ raster: Raster, _ p: FrameProperties, blend: Blend) -> [UInt8] {
+        guard var canvas = compositor else { return [] }
+        canvas.draw(raster, in: FrameRect(x: p.x, y: p.y, width: p.width, height: p.height), disposal: p.disposal, blend: blend)
+        return canvas.canvas
+    }
+
+    /// The composed pixels (RGBA8).
+    public var pixels: [UInt8] { compositor?.canvas ?? [] }
+
+    private func independent(_ j: Int, _ frame: (Int) -> FrameProperties) -> Bool {
+        j == 0 || AnimationCompositor.isIndependent(j, frame: frame(j), previous: frame(j - 1),
+                                                    canvasWidth: width, canvasHeight: height)
+    }
+
+    /// Whether frame `j`'s `previous` disposal brings back a canvas that earlier frames drew.
+    private func restoresPredecessors(_ j: Int, _ frame: (Int) -> FrameProperties) -> Bool {
+        guard j > 0, frame(j).disposal == .previous else { return false }
+        let previous = frame(j - 1)
+        let cleared = previous.disposal == .background
+            && FrameRect(x: previous.x, y: previous.y, width: previous.width, height: previous.height)
+                .covers(width: width, height: height)
+        return !cleared
+    }
+
+    /// The latest frame at or before `index` that starts every later frame too; kept per
+    /// frame, so finding it costs O(1) once the frames have been seen.
+    private mutating func startingPoint(_ index: Int, _ frame: (Int) -> FrameProperties) -> Int {
+        while startingPoints.count <= index {
+            let j = startingPoints.count
+            let starts = j == 0 || (independent(j, frame) && !restoresPredecessors(j, frame))
+            startingPoints.append(starts ? j : startingPoints[j - 1])
+        }
+        return startingPoints[index]
+    }
+}

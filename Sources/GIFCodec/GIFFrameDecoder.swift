@@ -1,0 +1,265 @@
+import CodecCore
+
+/// Decodes one image's LZW data (GIF89a §22, Appendix F) into an RGBA8 raster the size of the
+/// image's part of the logical screen, resumable at any input byte.
+///
+/// The container hands over the payload ranges of the data sub-blocks known so far on every
+/// call; their bytes are gathered into a staging buffer so that the LZW decoder runs over many
+/// sub-blocks at once. Codes become colour indices in an output window; each complete row goes
+/// through the colour table into the raster (in the Appendix E order when interlaced). Columns
+/// and rows outside the logical screen are decoded and dropped; once no visible row is left,
+/// decoding stops. Pixels not decoded yet stay transparent, so the canvas shows through them.
+///
+/// Broken data is an error for this frame, as in Wuffs (Chromium's GIF decoder) and giflib: a
+/// minimum code size above 8, a code beyond the table, an end code before the last visible
+/// pixel, or data sub-blocks that end before it. The decoder keeps the error and throws it
+/// again on every call. Pixels past the last one are ignored, as Chromium's
+/// `QUIRK_IGNORE_TOO_MUCH_PIXEL_DATA` does.
+final class GIFFrameDecoder {
+    /// The declared image size; rows wrap at `width`.
+    let width: Int
+    let height: Int
+    /// The decoded part of the image that lies on the logical screen, `visibleWidth × visibleHeight`.
+    private(set) var raster: Raster
+    private let visibleWidth: Int
+    private let visibleHeight: Int
+    private let interlaced: Bool
+    private let colors: [UInt32]
+    private var lzw: LZWDecoder?
+    /// The LZW output window: colour indices already written out (kept for the decoder to copy
+    /// strings from), then the rest of the current row. `indices[0]` is output position `base`.
+    private var indices: [UInt8]
+    private var base = 0
+    /// The end of the decoded output, and the start of the row not yet written out, in `indices`.
+    private var fill = 0
+    private var consumed = 0
+    /// Output the window holds before it is compacted (at least two rows).
+    private let windowSize: Int
+    /// Pixels in the declared image: output past them is ignored.
+    private let pixelCount: Int
+
+    /// The next data sub-block to stage, and the input position reached in it.
+    private var segmentIndex = 0
+    private var position = -1
+    /// Compressed bytes gathered from several data sub-blocks, so that the LZW decoder runs
+    /// over many at once; `staged[stagedStart..<stagedEnd]` are not decoded yet.
+    private var staged: [UInt8] = []
+    private var stagedStart = 0
+    private var stagedEnd = 0
+    /// The current Appendix E pass (always 0 when not interlaced) and the rows done in it.
+    private(set) var pass = 0
+    private(set) var rowInPass = 0
+    private var visibleRowsLeft: Int
+    /// Decoding has stopped for good.
+    private(set) var finished = false
+    /// The error that stopped decoding, thrown again on every later call.
+    private var failure: DecodingError?
+
+    /// A decoder for `frame`, drawn into a raster of its visible part (the caller has checked
+    /// that size against the limits; it may be empty).
+    init(frame: GIFFrameData, input: InputBuffer) {
+        width = frame.declared.width
+        height = frame.declared.height
+        interlaced = frame.interlaced
+        visibleWidth = frame.properties.width
+        visibleHeight = frame.properties.height
+        visibleRowsLeft = visibleHeight
+        raster = Raster(width: visibleWidth, height: visibleHeight, bytesPerPixel: 4)
+        colors = GIFColorTable(frame.colorTable, transparentIndex: frame.transparentIndex, input: input).entries
+        pixelCount = width * height
+        windowSize = max(2 * width, min(1 << 16, pixelCount))
+        indices = []
+        if visibleWidth == 0 || visibleHeight == 0 { finished = true }
+    }
+
+    /// Rows from the top of the raster that are final.
+    var finalRowCount: Int {
+        if finished { return visibleHeight }
+        return interlaced ? 0 : min(rowInPass, visibleHeight)
+    }
+
+    /// Whether any pixel has been decoded into the raster.
+    var hasPixels: Bool { finished ? visibleWidth > 0 && visibleHeight > 0 : pass > 0 || rowInPass > 0 }
+
+    /// Decodes as far as the data of `frame` that has arrived allows.
+    func decode(_ frame: GIFFrameData, input: InputBuffer) throws(DecodingError) {
+        if let failure { throw failure }
+        do {
+            try resume(frame, input)
+        } catch {
+            failure = error
+            release()
+            throw error
+        }
+    }
+
+    private func resume(_ frame: GIFFrameData, _ input: InputBuffer) throws(DecodingError) {
+        guard !finished, let size = frame.minimumCodeSize else { return }
+        if lzw == nil {
+            // §22: 2–8; 0 and 1 decode as in giflib and Wuffs; above 8 both refuse the image.
+            guard LZWDecoder.accepts(minimumCodeSize: size) else { throw .invalidData("LZW minimum code size exceeds 8") }
+            lzw = LZWDecoder(minimumCodeSize: size)
+            indices = [UInt8](repeating: 0, count: windowSize + LZWDecoder.maxStringLength + LZWDecoder.copySlack)
+        }
+        while !finished {
+            let gathered = stage(frame.segments, input)
+            let before = fill
+            let used = run()
+            stagedStart += used
+            let rows = writeRows()
+            if finished { break }
+            switch lzw?.outcome {
+            case .endCode?: throw .invalidData("LZW end code before the last pixel")
+            case .invalidCode?: throw .invalidData("LZW code is beyond the code table")
+            default: break
+            }
+            if used == 0 && rows == 0 && fill == before && gathered == 0 {
+                if frame.complete && segmentIndex >= frame.segments.count {
+                    throw .invalidData("image data ends before the last pixel")
+                }
+                return
+            }
+        }
+        release()
+    }
+
+    /// Copies data sub-block payloads that have arrived into the staging buffer, after the
+    /// bytes not decoded yet. Returns the bytes added.
+    private func stage(_ segments: [Range<Int>], _ input: InputBuffer) -> Int {
+        if staged.isEmpty { staged = [UInt8](repeating: 0, count: pixelCount < 4096 ? 1024 : 16384) }
+        if stagedStart > 0 {
+            let count = stagedEnd - stagedStart
+            staged.withUnsafeMutableBufferPointer { p in p.baseAddress!.update(from: p.baseAddress! + stagedStart, count: count) }
+            stagedStart = 0
+            stagedEnd = count
+        }
+        var added = 0
+        while stagedEnd < staged.count && segmentIndex < segments.count {
+            let segment = segments[segmentIndex]
+            if position < segment.lowerBound { position = segment.lowerBound }
+            let n = min(min(segment.upperBound, input.count) - position, staged.count - stagedEnd)
+            if n > 0 {
+                input.withBytes(position..<(position + n)) { src in
+                    staged.withUnsafeMutableBufferPointer { dst in
+                        (dst.baseAddress! + stagedEnd).update(from: src.baseAddress!, count: n)
+                    }
+                }
+                position += n
+                stagedEnd += n
+                added += n
+            }
+            guard position >= segment.upperBound else { break }
+            segmentIndex += 1
+        }
+        return added
+    }
+
+    /// Frees the decoding state once nothing more will be decoded.
+    private func release() {
+        lzw = nil
+        indices = []
+        staged = []
+        stagedStart = 0
+        stagedEnd = 0
+        fill = 0
+        consumed = 0
+    }
+
+    /// Runs the LZW decoder over the staged bytes into the window, compacting the window first
+    /// when it is full. Returns the staged bytes used.
+    private func run() -> Int {
+        guard var decoder = lzw else { return 0 }
+        lzw = nil
+        defer { lzw = decoder }
+        if fill >= windowSize { compact() }
+        let limit = min(windowSize, pixelCount - base)
+        let base = base, range = stagedStart..<stagedEnd
+        return staged.withUnsafeBufferPointer { all in
+            indices.withUnsafeMutableBufferPointer { out in
+                decoder.decode(UnsafeBufferPointer(rebasing: all[range]), into: out.baseAddress!, base: base, fill: &fill, limit: limit)
+            }
+        }
+    }
+
+    /// Drops the older half of the window, keeping the row not yet written out.
+    private func compact() {
+        let keep = min(consumed, fill - windowSize / 2)
+        let count = fill - keep
+        indices.withUnsafeMutableBufferPointer { p in
+            p.baseAddress!.update(from: p.baseAddress! + keep, count: count)
+        }
+        base += keep
+        fill -= keep
+        consumed -= keep
+    }
+
+    /// Writes out the complete rows in the window. Returns the rows written.
+    private func writeRows() -> Int {
+        var rows = 0
+        while !finished && fill - consumed >= width {
+            writeRow(from: consumed)
+            consumed += width
+            rows += 1
+        }
+        return rows
+    }
+
+    /// The image's row `y` in stream order (Appendix E when interlaced).
+    private var currentRow: Int {
+        interlaced ? GIFInterlace.startRow[pass] + rowInPass * GIFInterlace.rowStep[pass] : rowInPass
+    }
+
+    /// Maps the row of indices at `start` into the current row, if it is visible, and moves on.
+    private func writeRow(from start: Int) {
+        let y = currentRow
+        if y < visibleHeight {
+            let n = visibleWidth
+            raster.pixels.withUnsafeMutableBytes { raw in
+                indices.withUnsafeBufferPointer { idx in
+                    colors.withUnsafeBufferPointer { table in
+                        let out = raw.baseAddress! + y * visibleWidth * 4
+                        let src = idx.baseAddress! + start
+                        for x in 0..<n {
+                            let pixel = table[Int(src[x])]
+                            out.storeBytes(of: pixel, toByteOffset: x &* 4, as: UInt32.self)
+                        }
+                    }
+                }
+            }
+            visibleRowsLeft -= 1
+            if visibleRowsLeft == 0 { finished = true; return }
+        }
+        advanceRow()
+    }
+
+    private func advanceRow() {
+        rowInPass += 1
+        guard interlaced else {
+            if rowInPass == height { finished = true }
+            return
+        }
+        while pass < 4 && rowInPass >= GIFInterlace.rowCount(pass: pass, height: height) {
+            pass += 1
+            rowInPass = 0
+        }
+        if pass == 4 { finished = true }
+    }
+
+    /// Whether row `y` of the raster holds decoded pixels (complete or not).
+    func isRowWritten(_ y: Int) -> Bool {
+        if finished { return true }
+        guard interlaced else { return y < rowInPass }
+        let p = GIFInterlace.pass(ofRow: y)
+        return p < pass || (p == pass && (y - GIFInterlace.startRow[p]) / GIFInterlace.rowStep[p] < rowInPass)
+    }
+
+    /// The raster, with the rows of an unfinished interlaced image not yet decoded filled from
+    /// the decoded rows above them.
+    func preview() -> Raster {
+        guard interlaced && !finished else { return raster }
+        var copy = raster
+        GIFInterlace.expandPreview(&copy.pixels, bytesPerRow: copy.bytesPerRow, height: copy.height,
+                                   written: isRowWritten)
+        return copy
+    }
+}

@@ -1,0 +1,47 @@
+/// The four-pass row order of interlaced images (GIF89a §20 "Interlace Flag" and Appendix E
+/// "Interlaced Images"): every 8th row from row 0, every 8th from row 4, every 4th from row 2,
+/// then every 2nd from row 1.
+enum GIFInterlace {
+    static let startRow = [0, 4, 2, 1]
+    static let rowStep = [8, 8, 4, 2]
+    /// Rows each pass's row stands for in a preview (down to the next row of an earlier or equal pass).
+    static let coveredRows = [8, 4, 2, 1]
+
+    /// Rows of `height` that pass `pass` (0…3) holds.
+    static func rowCount(pass: Int, height: Int) -> Int {
+        height > startRow[pass] ? (height - startRow[pass] + rowStep[pass] - 1) / rowStep[pass] : 0
+    }
+
+    /// The pass that row `y` belongs to.
+    static func pass(ofRow y: Int) -> Int {
+        if y & 7 == 0 { return 0 }
+        if y & 7 == 4 { return 1 }
+        return y & 3 == 2 ? 2 : 3
+    }
+
+    /// Fills the rows of a partially decoded interlaced image that have not arrived from the
+    /// row above them that has, within the block that row stands for, so the image reads as a
+    /// coarse preview (the "Haeberli" row replication browsers use). `written(y)` says whether
+    /// row `y` holds decoded pixels; rows with no such row above them are left as they are.
+    static func expandPreview(_ pixels: inout [UInt8], bytesPerRow: Int, height: Int, written: (Int) -> Bool) {
+        guard bytesPerRow > 0 else { return }
+        let source = pixels
+        pixels.withUnsafeMutableBufferPointer { out in
+            source.withUnsafeBufferPointer { src in
+                for y in 0..<height where !written(y) {
+                    guard let from = coveringRow(y, written: written) else { continue }
+                    (out.baseAddress! + y * bytesPerRow).update(from: src.baseAddress! + from * bytesPerRow, count: bytesPerRow)
+                }
+            }
+        }
+    }
+
+    /// The written row of the finest pass whose block contains row `y`.
+    private static func coveringRow(_ y: Int, written: (Int) -> Bool) -> Int? {
+        for pass in stride(from: 2, through: 0, by: -1) where y >= startRow[pass] {
+            let row = y - (y - startRow[pass]) % rowStep[pass]
+            if y - row < coveredRows[pass] && written(row) { return row }
+        }
+        return nil
+    }
+}

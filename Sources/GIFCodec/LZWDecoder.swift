@@ -1,0 +1,210 @@
+/// The variable-length-code LZW decompressor of GIF89a Appendix F, resumable at any input byte.
+///
+/// Codes are packed least-significant bit first. They start `minimumCodeSize + 1` bits wide and
+/// grow by one bit each time the next free table entry reaches a power of two, up to 12 bits
+/// (Appendix F, "The code size"). `clearCode` (2^minimumCodeSize) resets the table and
+/// `clearCode + 1` ends the stream. Decisions where the appendix is silent, as browsers decode:
+///
+/// - A full table (4096 entries) without a clear code is kept: decoding goes on with 12-bit
+///   codes and no new entries ("deferred clear").
+/// - The code equal to the next free entry is the previous string plus its own first byte
+///   (the KwKwK case); right after a clear, when there is no previous string, it is invalid.
+/// - A code above the next free entry is invalid: decoding stops with ``Outcome/invalidCode``
+///   and the bytes already produced stand.
+/// - Minimum code sizes 0 to 8 decode (§22 names 2 to 8; Wuffs and giflib accept 0 and 1 too).
+///   The code width grows as soon as the next free entry no longer fits it, also right after a
+///   clear code, which matters for sizes 0 and 1 (as giflib and Wuffs count).
+///
+/// Speed: an entry's string is its predecessor's string plus one byte, and both were written
+/// one after the other, so the entry's whole string already lies in the output at the position
+/// where its predecessor's string began. While that position is still in the caller's window,
+/// a code is decoded by copying eight bytes at a time from there; otherwise the prefix chain is
+/// walked back to front.
+struct LZWDecoder {
+    /// Why decoding stopped for good, or `running`.
+    enum Outcome: Equatable { case running, endCode, invalidCode }
+
+    /// Table entries (2^12).
+    static let tableSize = 4096
+    /// The longest string one code can stand for (entries 4 to 4095 each add one byte).
+    static let maxStringLength = 4096
+    /// Bytes past `limit + maxStringLength` that the output must have: copies run in 8-byte steps.
+    static let copySlack = 8
+
+    let minimumCodeSize: Int
+    let clearCode: Int
+    private(set) var outcome = Outcome.running
+    private var codeSize: Int
+    private var nextCode: Int
+    /// The code read before the current one, or -1 right after a clear code.
+    private var previousCode = -1
+    /// Input bits not yet used, the oldest in the low bits.
+    private var bitBuffer: UInt64 = 0
+    private var bitCount = 0
+    /// Entry `c` packs its prefix code (bits 0–11), last byte (bits 12–19), string length
+    /// (bits 20–31) and the absolute output position where its string was written (bits 32–63;
+    /// positions stay below 65535² + 4096 < 2^32). Literals have length 1.
+    private var table: [UInt64]
+    /// The absolute output position where the previous code's string began.
+    private var previousStart = 0
+
+    /// Whether `size` is a minimum code size this decoder accepts (§22 allows 2–8).
+    static func accepts(minimumCodeSize size: Int) -> Bool { (0...8).contains(size) }
+
+    /// A decoder for `minimumCodeSize` in 0…8 (checked by the caller with ``accepts(minimumCodeSize:)``).
+    init(minimumCodeSize: Int) {
+        self.minimumCodeSize = minimumCodeSize
+        clearCode = 1 << minimumCodeSize
+        codeSize = minimumCodeSize + 1
+        nextCode = clearCode + 2
+        table = [UInt64](repeating: 0, count: Self.tableSize)
+        for c in 0..<clearCode { table[c] = UInt64(c) << 12 | 1 << 20 }
+    }
+
+    /// Decodes codes from `input` into `output`, starting at `fill`, while `fill < limit`.
+    /// `output` must have room for `limit + maxStringLength + copySlack` bytes; its byte 0 is
+    /// the absolute output position `base`, and the bytes before `fill` are earlier output
+    /// (the window copies come from). Returns the input bytes used; bits left over from the
+    /// last byte are kept for the next call.
+    mutating func decode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>,
+                         base: Int, fill: inout Int, limit: Int) -> Int {
+        guard outcome == .running else { return 0 }
+        let start = Registers(bits: bitBuffer, count: bitCount, size: codeSize, next: nextCode,
+                              previous: previousCode, previousStart: previousStart &- base, used: 0, out: fill,
+                              outcome: .running)
+        let minimumCodeSize = minimumCodeSize
+        let end = table.withUnsafeMutableBufferPointer { t in
+            Self.run(start, input, output, base: base, limit: limit, table: t.baseAddress!, minimumCodeSize: minimumCodeSize)
+        }
+        previousStart = end.previousStart &+ base
+        bitBuffer = end.bits
+        bitCount = end.count
+        codeSize = end.size
+        nextCode = end.next
+        previousCode = end.previous
+        outcome = end.outcome
+        fill = end.out
+        return end.used
+    }
+
+    /// The decoder's state while it runs, kept in registers.
+    private struct Registers {
+        var bits: UInt64
+        var count: Int
+        var size: Int
+        var next: Int
+        var previous: Int
+        /// Where the previous code's string began, relative to the output.
+        var previousStart: Int
+        var used: Int
+        var out: Int
+        var outcome: Outcome
+    }
+
+    /// The hot loop: one code per iteration, its string copied from where the same string was
+    /// written before, or written back to front from the table.
+    @inline(__always)
+    private static func run(_ r: Registers, _ input: UnsafeBufferPointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>,
+                            base: Int, limit: Int, table t: UnsafeMutablePointer<UInt64>, minimumCodeSize: Int) -> Registers {
+        var bits = r.bits, count = r.count, size = r.size, next = r.next, previous = r.previous
+        var previousStart = r.previousStart, used = r.used, out = r.out, outcome = Outcome.running
+        var mask = (1 &<< size) &- 1
+        let available = input.count, clear = 1 &<< minimumCodeSize, end = clear &+ 1, initialSize = minimumCodeSize &+ 1
+        let firstEntry = clear &+ 2
+        let source = UnsafeRawPointer(input.baseAddress)
+        while out < limit {
+            if count < size {
+                if let source, available &- used >= 8 {
+                    // Eight bytes at once; keep the whole bytes that fit above the bits held.
+                    bits |= UInt64(littleEndian: (source + used).loadUnaligned(as: UInt64.self)) &<< UInt64(truncatingIfNeeded: count)
+                    used &+= (63 &- count) &>> 3
+                    count |= 56
+                } else {
+                    while count <= 56 && used < available {
+                        bits |= UInt64(input[used]) &<< UInt64(truncatingIfNeeded: count)
+                        count &+= 8
+                        used &+= 1
+                    }
+                    if count < size { break }
+                }
+            }
+            let code = Int(truncatingIfNeeded: bits) & mask
+            bits &>>= UInt64(truncatingIfNeeded: size)
+            count &-= size
+            if code == clear {
+                size = initialSize
+                mask = (1 &<< size) &- 1
+                next = firstEntry
+                previous = -1
+                continue
+            }
+            if code == end { outcome = .endCode; break }
+            let length: Int
+            if code < clear {
+                length = 1
+                output[out] = UInt8(truncatingIfNeeded: code)
+            } else if code < next {
+                let entry = t[code]
+                length = Int(truncatingIfNeeded: entry &>> 20) & 0xFFF
+                let from = Int(truncatingIfNeeded: entry &>> 32) &- base
+                if from >= 0 {
+                    copy(output + from, to: output + out, count: length)
+                } else {
+                    walk(code, length: length, table: t, to: output + out)
+                }
+            } else if code == next && previous >= 0 {
+                // KwKwK: the previous string, then its first byte again.
+                length = Int(truncatingIfNeeded: t[previous] &>> 20) & 0xFFF &+ 1
+                if previousStart >= 0 {
+                    copy(output + previousStart, to: output + out, count: length &- 1)
+                } else {
+                    walk(previous, length: length &- 1, table: t, to: output + out)
+                }
+                output[out &+ length &- 1] = output[out]
+            } else {
+                outcome = .invalidCode
+                break
+            }
+            if previous >= 0 && next < tableSize {
+                let previousLength = (t[previous] &>> 20) & 0xFFF
+                t[next] = UInt64(truncatingIfNeeded: previous) | UInt64(output[out]) &<< 12 | (previousLength &+ 1) &<< 20
+                    | UInt64(truncatingIfNeeded: previousStart &+ base) &<< 32
+                next &+= 1
+            }
+            if next > mask && size < 12 {
+                size &+= 1
+                mask = (1 &<< size) &- 1
+            }
+            previous = code
+            previousStart = out
+            out &+= length
+        }
+        return Registers(bits: bits, count: count, size: size, next: next, previous: previous,
+                         previousStart: previousStart, used: used, out: out, outcome: outcome)
+    }
+
+    /// Copies `count` bytes forward in 8-byte steps, writing up to 7 bytes past the end. The
+    /// source ends at or before the destination starts, so every step reads bytes already final.
+    @inline(__always)
+    private static func copy(_ from: UnsafeMutablePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count: Int) {
+        var s = UnsafeRawPointer(from), d = UnsafeMutableRawPointer(to), n = count
+        repeat {
+            d.storeBytes(of: s.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            s += 8
+            d += 8
+            n &-= 8
+        } while n > 0
+    }
+
+    /// Writes the string of `code` (`length` bytes) back to front from the table.
+    @inline(__always)
+    private static func walk(_ code: Int, length: Int, table t: UnsafeMutablePointer<UInt64>, to out: UnsafeMutablePointer<UInt8>) {
+        var c = code, p = length &- 1
+        while p > 0 {
+            out[p] = UInt8(truncatingIfNeeded: t[c] &>> 12)
+            c = Int(t[c] & 0xFFF)
+            p &-= 1
+        }
+        out[0] = UInt8(truncatingIfNeeded: t[c] &>> 12)
+    }
+}
