@@ -31,5 +31,21 @@ let package = Package(
                 "CLibPNGShim",
             ]
         ),
+        .systemLibrary(
+            name: "CGif",
+            pkgConfig: "libgif",
+            providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
+        ),
+        // giflib gives each image's indices (DGifSlurp); compositing them onto the RGBA8 canvas,
+        // which our decoder does itself, is a few lines of C (the rules of the conformance
+        // reference, Conformance/scripts/gif_composite.c).
+        .target(name: "CGifShim", dependencies: ["CGif"]),
+        .executableTarget(
+            name: "GIFBench",
+            dependencies: [
+                .product(name: "ImageCodecs", package: "ImageCodecs"),
+                "CGifShim",
+            ]
+        ),
     ]
 )

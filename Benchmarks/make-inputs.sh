@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Makes the PNG kinds that the corpus photos lack (greyscale, RGBA photo, Adam7, 16-bit, and a
-# 24 MP RGB8 PNG) from corpus photos, into Benchmarks/.inputs/ (gitignored: never commit
-# images). PNGBench runs this itself when .inputs/.complete is missing. Needs ImageMagick's
-# `convert`, and `dwebp` (Debian's webp) for the large file.
+# 24 MP RGB8 PNG), and GIFs made from photos (quantised stills, plain and interlaced, and two
+# 10-frame animations), from corpus photos into Benchmarks/.inputs/ (gitignored: never commit
+# images). PNGBench runs this itself when .inputs/.complete is missing, GIFBench when
+# .inputs/.complete-gif is missing (a folder made before the GIFs existed has only the first).
+# Needs ImageMagick's `convert`, `dwebp` (Debian's webp) for the large file, and `gifsicle` for
+# one animation (without it, ImageMagick's optimiser is used for that one too).
 #
 #   bash Benchmarks/make-inputs.sh [OUTDIR]
 #
@@ -49,6 +52,37 @@ large()     {
     fi
 }
 
+# GIF: photos quantised to 256 colours (ImageMagick's default dithering), one global palette.
+gifstill()      { convert "$1" -strip -colors 256 "GIF:$target"; }
+gifinterlaced() { convert "$painting" -strip -colors 256 -interlace GIF "GIF:$target"; }
+# A pan over the painting: 10 crops of 960x720 stepping (40, 24) px, so nearly every pixel
+# changes from frame to frame; quantised to one global palette, then ImageMagick's frame and
+# transparency optimisation (-layers Optimize: full-size frames, unchanged pixels transparent).
+gifpan() {
+    local frames=()
+    for i in 0 1 2 3 4 5 6 7 8 9; do
+        frames+=( \( "$painting" -crop "960x720+$((i * 40))+$((i * 24))" +repage \) )
+    done
+    convert -delay 8 -loop 0 "${frames[@]}" -strip -colors 256 -layers Optimize "GIF:$target"
+}
+# A sprite: a 240x240 patch of the painting moving over a fixed 960x720 background, 10 frames
+# with one common palette (+map), then cropped to the changed rectangles with transparency by
+# gifsicle -O2 (ImageMagick's -layers Optimize when gifsicle is missing).
+gifsprite() {
+    local frames=()
+    for i in 0 1 2 3 4 5 6 7 8 9; do
+        frames+=( \( "$painting" -crop 960x720+0+0 +repage \( "$painting" -crop 240x240+1000+900 +repage \)
+                  -geometry "+$((i * 72))+$((i * 48))" -composite \) )
+    done
+    if command -v gifsicle >/dev/null; then
+        convert -delay 8 -loop 0 "${frames[@]}" -strip +map "GIF:$target.full"
+        gifsicle -O2 "$target.full" -o "$target"
+        rm -f "$target.full"
+    else
+        convert -delay 8 -loop 0 "${frames[@]}" -strip +map -layers Optimize "GIF:$target"
+    fi
+}
+
 make grey8-kodim01.png grey8
 make rgba8-painting.png rgba8
 make adam7-rgb8-painting.png adam7rgb
@@ -60,4 +94,9 @@ if [ -f "$bryce" ]; then
 else
     echo "make-inputs.sh: no $bryce, large file skipped" >&2
 fi
-touch "$out/.complete"
+make photo-kodim01.gif gifstill "$kodim"
+make photo-painting.gif gifstill "$painting"
+make interlaced-painting.gif gifinterlaced
+make anim10-pan-painting.gif gifpan
+make anim10-sprite-painting.gif gifsprite
+touch "$out/.complete" "$out/.complete-gif"

@@ -36,15 +36,9 @@ struct GIFFixtureTests {
 /// pygif suite's expected frames (pygif.tsv) and the crashers.
 @Suite(.enabled(if: Corpus.root != nil, "corpus absent: set IMAGECODECS_CORPUS or place shared/corpus beside the project"))
 struct GIFCorpusTests {
-    /// Files where this library differs from giflib on purpose (SPEC-NOTES.md, GIF).
-    static let deviations: [String: String] = [
-        // giflib 5.2.1 misreads an extension with no data sub-block; browsers decode the file.
-        "gif/pillow/hopper_zero_comment_subblocks.gif": "repaired",
-        // A byte that starts no block after frame 0: browsers end the file there; giflib refuses it.
-        "gif/pillow/test_extents_transparency.gif": "repaired",
-        // A 0×0 image: browsers show an empty frame; giflib refuses a 0-pixel image.
-        "gif/wuffs/artificial-gif/zero-width-frame.gif": "empty frame",
-    ]
+    /// Files where this library differs from giflib on purpose (SPEC-NOTES.md, GIF;
+    /// Conformance/manifests/deviations.tsv).
+    static let deviations = Deviations.kinds["gif.tsv"] ?? [:]
 
     static let entries = (try? Manifest.load("gif.tsv")) ?? []
     static let repaired = GIFConformance.repairedFrames("gif.tsv")
@@ -61,7 +55,7 @@ struct GIFCorpusTests {
         switch Self.deviations[entry.path] {
         case "repaired":
             #expect(result.status == .complete && result.frames == Self.repaired[entry.path], "\(entry.path): \(result)")
-        case "empty frame":
+        case "empty-frame":
             #expect(result.status == .complete && result.frames.count == 1, "\(entry.path): \(result)")
         default:
             if entry.isError {

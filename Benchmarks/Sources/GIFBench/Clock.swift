@@ -1,0 +1,21 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Nanoseconds on the monotonic clock.
+@inline(__always)
+func monotonicNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+}
+
+/// Keeps results observable so that the optimiser cannot drop a decode.
+nonisolated(unsafe) var blackhole: UInt64 = 0
+
+@inline(never)
+func consume(_ pixels: [UInt8]) {
+    blackhole &+= UInt64(pixels.count) &+ UInt64(pixels.last ?? 0)
+}

@@ -1,0 +1,82 @@
+import CGifShim
+import ImageCodecs
+
+/// The two decoders under comparison, each giving every frame as the composited RGBA8 canvas
+/// (straight alpha, alpha 0 or 255).
+enum Decoder: Int, CaseIterable {
+    case ours, giflib
+
+    var name: String {
+        switch self {
+        case .ours: "ours"
+        case .giflib: "giflib"
+        }
+    }
+
+    /// Decodes `bytes` whole and composites every frame, as a user would: everything from the
+    /// file's bytes to the last frame's pixels, output allocation included. Returns the final
+    /// canvas; `frames`, when given, sees every frame's canvas (the check, never timed).
+    func decode(_ bytes: [UInt8], info: GIFInfo, frames: FrameHashes? = nil) throws(BenchError) -> [UInt8] {
+        switch self {
+        case .ours: try decodeOurs(bytes, frames: frames)
+        case .giflib: try decodeGiflib(bytes, info: info, frames: frames)
+        }
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// `ImageSource` over the whole data, then `image(at:)` for every frame in order, each a new
+/// image of the full canvas.
+func decodeOurs(_ bytes: [UInt8], frames: FrameHashes? = nil) throws(BenchError) -> [UInt8] {
+    let source = ImageSource(bytes: bytes)
+    let count = source.count
+    guard count > 0 else { throw BenchError("no frames" + (source.error.map { ": \($0)" } ?? "")) }
+    var last: [UInt8] = []
+    for index in 0..<count {
+        let image: DecodedImage
+        do {
+            image = try source.image(at: index)
+        } catch {
+            throw BenchError("frame \(index): \(error)")
+        }
+        guard image.pixelFormat == .rgba8, image.bytesPerRow == image.width * 4 else {
+            throw BenchError("frame \(index): unexpected output layout \(image.pixelFormat)")
+        }
+        guard image.isComplete else { throw BenchError("frame \(index): incomplete image") }
+        if let frames { image.pixels.withUnsafeBufferPointer { frames.append($0) } }
+        consume(image.pixels)
+        last = image.pixels
+    }
+    return last
+}
+
+/// giflib through the C shim (`Sources/CGifShim`): DGifSlurp over the buffer, then every image
+/// composited onto one RGBA8 canvas, which this function allocates.
+func decodeGiflib(_ bytes: [UInt8], info: GIFInfo, frames: FrameHashes? = nil) throws(BenchError) -> [UInt8] {
+    let size = info.canvasBytes
+    var rc: Int32 = 0
+    let context = frames.map { Unmanaged.passUnretained($0).toOpaque() }
+    let callback: gifshim_frame_callback? = frames == nil ? nil : { context, _, canvas in
+        let frames = Unmanaged<FrameHashes>.fromOpaque(context!).takeUnretainedValue()
+        frames.append(UnsafeBufferPointer(start: canvas, count: frames.canvasBytes))
+    }
+    let pixels = bytes.withUnsafeBytes { raw in
+        [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var width: UInt32 = 0
+            var height: UInt32 = 0
+            var images: Int32 = 0
+            rc = gifshim_decode_composite(raw.baseAddress, raw.count, buffer.baseAddress, size,
+                                          callback, context, &width, &height, &images)
+            count = rc == 0 ? size : 0
+        }
+    }
+    guard rc == 0 else {
+        let message = gifshim_error_string(rc).map { String(cString: $0) } ?? "error \(rc)"
+        throw BenchError("giflib: \(message)")
+    }
+    return pixels
+}
