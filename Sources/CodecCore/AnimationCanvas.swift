@@ -88,3 +88,41 @@ public struct AnimationCanvas: Sendable {
         return startingPoints[index]
     }
 }
+
+/// How far one frame's pixels have been decoded, as ``AnimationCanvas/compose`` needs to know.
+public enum FrameState {
+    /// Every pixel is decoded: the frame-sized raster.
+    case finished(Raster)
+    /// Still arriving: a preview of the frame made on request (nil when nothing of it is decoded
+    /// yet), how to draw it, and the canvas rows from the top that are final.
+    case partial(preview: () -> Raster?, blend: Blend, finalRows: Int)
+}
+
+extension AnimationCanvas {
+    /// Decodes and draws the frames from the planned start through `index`. Returns the canvas
+    /// and its final rows — a frame still arriving is drawn, as far as it goes, on a copy — or
+    /// nil when `makeImage` is false (the work is done and kept). `decode(j)` decodes frame j,
+    /// resuming where it stopped.
+    public mutating func compose(through index: Int, frame: (Int) -> FrameProperties, makeImage: Bool,
+                                 decode: (Int) throws(DecodingError) -> FrameState) throws(DecodingError)
+        -> (pixels: [UInt8], finalRows: Int)? {
+        var next = prepare(toShow: index, frame: frame)
+        while next <= index {
+            let p = frame(next)
+            switch try decode(next) {
+            case .finished(let raster):
+                draw(raster, frame: next, p, blend: p.blend)
+                next += 1
+            case .partial(let makePreview, let blend, let finalRows):
+                guard makeImage else { return nil }
+                guard let raster = makePreview() else {
+                    // Nothing of the frame yet: unless a disposal changes it, the canvas as it is.
+                    if next == 0 || frame(next - 1).disposal == .none { return (pixels, finalRows) }
+                    return (preview(Raster(width: p.width, height: p.height, bytesPerPixel: 4), p, blend: .over), finalRows)
+                }
+                return (preview(raster, p, blend: blend), finalRows)
+            }
+        }
+        return makeImage ? (pixels, height) : nil
+    }
+}

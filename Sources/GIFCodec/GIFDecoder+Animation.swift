@@ -16,25 +16,20 @@ extension GIFDecoder {
         canvas = nil
         defer { canvas = plan }
         let frames = container.frames
-        var next = plan.prepare(toShow: index) { frames[$0].properties }
-        while next <= index {
-            let decoder = try frameDecoder(next, frames[next], input)
-            let p = frames[next].properties
+        let composed = try plan.compose(through: index, frame: { frames[$0].properties }, makeImage: makeImage) {
+            (j) throws(DecodingError) -> FrameState in
+            let decoder = try frameDecoder(j, frames[j], input)
             guard decoder.finished else {
-                guard makeImage else { return nil }
-                if !decoder.hasPixels && (next == 0 || frames[next - 1].properties.disposal == .none) {
-                    // Nothing of the frame to show yet: the canvas as it is, without a copy.
-                    return image(plan.pixels, screen, finalRows: p.y)
-                }
-                return image(plan.preview(decoder.preview(), p, blend: .over), screen, finalRows: p.y + decoder.finalRowCount)
+                // Pixels not decoded yet are transparent in the preview, so `over` keeps the canvas there.
+                return .partial(preview: { decoder.hasPixels ? decoder.preview() : nil }, blend: .over,
+                                finalRows: frames[j].properties.y + decoder.finalRowCount)
             }
             // A finished image has every visible pixel; without a transparent index all are opaque,
             // so `source` (a copy) draws the same as `over`.
-            plan.draw(decoder.raster, frame: next, p, blend: p.blend)
             pending = nil
-            next += 1
+            return .finished(decoder.raster)
         }
-        return makeImage ? image(plan.pixels, screen, finalRows: screen.height) : nil
+        return composed.map { image($0.pixels, screen, finalRows: $0.finalRows) }
     }
 
     private func image(_ pixels: [UInt8], _ screen: GIFScreenDescriptor, finalRows: Int) -> DecodedImage {

@@ -13,19 +13,16 @@ extension PNGDecoder {
         canvas = nil
         defer { canvas = plan }
         let frames = container.frames
-        var next = plan.prepare(toShow: index) { frames[$0].properties }
-        while next <= index {
-            let decoder = try frameDecoder(next, frames[next], input)
-            let p = frames[next].properties
+        let composed = try plan.compose(through: index, frame: { frames[$0].properties }, makeImage: makeImage) {
+            (j) throws(DecodingError) -> FrameState in
+            let decoder = try frameDecoder(j, frames[j], input)
             guard decoder.finished else {
-                guard makeImage else { return nil }
-                return image(plan.preview(preview(decoder), p, blend: p.blend), finalRows: 0, header)
+                return .partial(preview: { self.preview(decoder) }, blend: frames[j].properties.blend, finalRows: 0)
             }
-            plan.draw(decoder.raster, frame: next, p, blend: p.blend)
             pending = nil
-            next += 1
+            return .finished(decoder.raster)
         }
-        return makeImage ? image(plan.pixels, finalRows: header.height, header) : nil
+        return composed.map { image($0.pixels, finalRows: $0.finalRows, header) }
     }
 
     private func image(_ pixels: [UInt8], finalRows: Int, _ header: PNGHeader) -> DecodedImage {
