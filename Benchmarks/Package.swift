@@ -10,6 +10,9 @@ let package = Package(
         .package(name: "ImageCodecs", path: ".."),
     ],
     targets: [
+        // What PNGBench and GIFBench share: the inputs (corpus, make-inputs.sh), the command
+        // line, the timing loop, the byte-for-byte check and the Markdown report.
+        .target(name: "BenchSupport"),
         .systemLibrary(
             name: "CSpng",
             pkgConfig: "spng",
@@ -27,6 +30,7 @@ let package = Package(
             name: "PNGBench",
             dependencies: [
                 .product(name: "ImageCodecs", package: "ImageCodecs"),
+                "BenchSupport",
                 "CSpng",
                 "CLibPNGShim",
             ]
@@ -44,6 +48,7 @@ let package = Package(
             name: "GIFBench",
             dependencies: [
                 .product(name: "ImageCodecs", package: "ImageCodecs"),
+                "BenchSupport",
                 "CGifShim",
             ]
         ),

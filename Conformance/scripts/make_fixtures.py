@@ -14,14 +14,17 @@ Usage: make_fixtures.py OUT_DIR   (OUT_DIR = Conformance/fixtures; png/ and apng
 
 import os
 import random
-import shutil
 import struct
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-CONVERT = os.environ.get("CONVERT", "convert")
+sys.dont_write_bytecode = True   # no __pycache__ beside the scripts
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from manifest_common import CONVERT, fresh_fixture_dirs  # noqa: E402
+from make_manifests import Spng  # noqa: E402  (libspng, used here only to verify ImageMagick's output)
+
 APNGASM = os.environ.get("APNGASM", "apngasm")
 
 SIZES = [(1, 1), (7, 3), (33, 17), (64, 64)]
@@ -391,18 +394,10 @@ def make_apngs(apng_dir, tmp):
 
 
 def main(argv):
-    if len(argv) != 2:
-        print(__doc__)
+    dirs = fresh_fixture_dirs(argv, __doc__, "png", "apng")
+    if dirs is None:
         return 2
-    out = Path(argv[1]).resolve()
-    png_dir, apng_dir = out / "png", out / "apng"
-    for d in (png_dir, apng_dir):
-        if d.exists():
-            shutil.rmtree(d)
-        d.mkdir(parents=True)
-    sys.dont_write_bytecode = True
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from make_manifests import Spng  # libspng helper, used here only to verify ImageMagick's output
+    png_dir, apng_dir = dirs
     spng = Spng()
     try:
         with tempfile.TemporaryDirectory(prefix="imagecodecs-fixtures.") as tmp:

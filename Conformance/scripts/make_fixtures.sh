@@ -11,17 +11,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 conf="$(dirname "$here")"
+. "$here/fixtures_common.sh"
 
-missing=()
-command -v "${CONVERT:-convert}" >/dev/null || missing+=("convert (apt: imagemagick)")
-command -v "${APNGASM:-apngasm}" >/dev/null || missing+=("apngasm (apt: apngasm)")
-command -v cc >/dev/null || missing+=("cc")
-[ -e /usr/include/spng.h ] || missing+=("spng.h (apt: libspng-dev)")
-python3 -c 'import PIL' 2>/dev/null || missing+=("Pillow (pip: Pillow)")
-if [ ${#missing[@]} -gt 0 ]; then
-    printf 'make_fixtures.sh: missing %s\n' "${missing[@]}" >&2
-    exit 1
-fi
+need_tools make_fixtures.sh "${APNGASM:-apngasm}" "apngasm (apt: apngasm)" spng.h "spng.h (apt: libspng-dev)"
 
 python3 "$here/make_fixtures.py" "$conf/fixtures"
 python3 "$here/make_manifests.py" fixtures

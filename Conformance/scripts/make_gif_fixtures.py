@@ -30,10 +30,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.dont_write_bytecode = True   # no __pycache__ beside the scripts
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from manifest_common import CONVERT, fresh_fixture_dirs  # noqa: E402
 from make_gif_manifests import Giflib, parse_gif  # noqa: E402
 
-CONVERT = os.environ.get("CONVERT", "convert")
 GIFSICLE = os.environ.get("GIFSICLE", "gifsicle")
 
 
@@ -459,6 +460,20 @@ def make_im(F):
     F.add(name, [bytes(c for p in fr for c in p) for fr in frames], frames=5, subrect=True, loop=0)
 
 
+def still_gifs(F, prefix, w, h, pal, frames):
+    """Each list of indices in `frames` as a full-frame GIF with the global table `pal`, written
+    to the temporary folder as PREFIX0.gif, PREFIX1.gif, ... (gifsicle's input).
+    -> (paths, the expected canonical frames)."""
+    srcs = []
+    for i, idx in enumerate(frames):
+        g = GifWriter(w, h, gct=pal)
+        g.image(0, 0, w, h, idx)
+        g.trailer()
+        srcs.append(F.tmpfile("%s%d.gif" % (prefix, i)))
+        g.save(srcs[-1])
+    return srcs, [bytes(c for p in to_rgba(idx, pal) for c in p) for idx in frames]
+
+
 def make_gs(F):
     out = F.out
     # Full-frame source animation (one global palette), then gifsicle -O2 / -O3.
@@ -475,14 +490,7 @@ def make_gs(F):
                 if i >= 3 and 30 <= xx < 36 and 2 <= yy < 6:
                     idx[yy * W + xx] = 13 + (xx % 3)
         fidx.append(idx)
-    srcs = []
-    for i, idx in enumerate(fidx):
-        g = GifWriter(W, H, gct=pal)
-        g.image(0, 0, W, H, idx)
-        g.trailer()
-        srcs.append(F.tmpfile("gs%d.gif" % i))
-        g.save(srcs[-1])
-    exp = [bytes(c for p in to_rgba(idx, pal) for c in p) for idx in fidx]
+    srcs, exp = still_gifs(F, "gs", W, H, pal, fidx)
     for lvl in ("2", "3"):
         name = "gs-O%s-%dx%d.gif" % (lvl, W, H)
         F.run(GIFSICLE, "--no-warnings", "-O" + lvl, "--loopcount=forever", "-d20", *srcs, "-o", str(out / name))
@@ -530,14 +538,7 @@ def make_gs(F):
     w, h = 12, 8
     pal = palette(4, 2201)
     fidx = [indices(w, h, 4, 2210 + i) for i in range(3)]
-    srcs = []
-    for i, idx in enumerate(fidx):
-        g = GifWriter(w, h, gct=pal)
-        g.image(0, 0, w, h, idx)
-        g.trailer()
-        srcs.append(F.tmpfile("gl%d.gif" % i))
-        g.save(srcs[-1])
-    exp = [bytes(c for p in to_rgba(idx, pal) for c in p) for idx in fidx]
+    srcs, exp = still_gifs(F, "gl", w, h, pal, fidx)
     for loop in (1, 5):
         name = "gs-loop%d-%dx%d.gif" % (loop, w, h)
         F.run(GIFSICLE, "--no-warnings", "--loopcount=%d" % loop, "-d0", srcs[0], "-d1", srcs[1], "-d20", srcs[2],
@@ -747,13 +748,10 @@ def make_py(F):
 
 
 def main(argv):
-    if len(argv) != 2:
-        print(__doc__)
+    dirs = fresh_fixture_dirs(argv, __doc__, "gif")
+    if dirs is None:
         return 2
-    out = Path(argv[1]).resolve() / "gif"
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
+    out, = dirs
     giflib = Giflib()
     tmp = tempfile.mkdtemp(prefix="gif_fixtures.")
     try:

@@ -11,17 +11,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 conf="$(dirname "$here")"
+. "$here/fixtures_common.sh"
 
-missing=()
-command -v "${CONVERT:-convert}" >/dev/null || missing+=("convert (apt: imagemagick)")
-command -v "${GIFSICLE:-gifsicle}" >/dev/null || missing+=("gifsicle (apt: gifsicle)")
-command -v cc >/dev/null || missing+=("cc")
-[ -e /usr/include/gif_lib.h ] || missing+=("gif_lib.h (apt: libgif-dev)")
-python3 -c 'import PIL' 2>/dev/null || missing+=("Pillow (pip: Pillow)")
-if [ ${#missing[@]} -gt 0 ]; then
-    printf 'make_gif_fixtures.sh: missing %s\n' "${missing[@]}" >&2
-    exit 1
-fi
+need_tools make_gif_fixtures.sh "${GIFSICLE:-gifsicle}" "gifsicle (apt: gifsicle)" gif_lib.h "gif_lib.h (apt: libgif-dev)"
 
 python3 "$here/make_gif_fixtures.py" "$conf/fixtures"
 python3 "$here/make_gif_manifests.py" fixtures

@@ -25,10 +25,6 @@ no padding, the full logical screen after compositing, alpha 0 -> 0,0,0,0.
 """
 
 import configparser
-import hashlib
-import os
-import resource
-import shutil
 import struct
 import subprocess
 import sys
@@ -36,34 +32,12 @@ import tempfile
 import warnings
 from pathlib import Path
 
-CONF = Path(__file__).resolve().parent.parent          # .../Conformance
-PROJECT = CONF.parent
-MANIFESTS = CONF / "manifests"
-FIXTURES = CONF / "fixtures"
-
-
-def corpus_root():
-    env = os.environ.get("IMAGECODECS_CORPUS")
-    return Path(env) if env else (PROJECT.parent / "shared" / "corpus").resolve()
-
-
-def sha(b):
-    return hashlib.sha256(b).hexdigest()
-
-
-def write_tsv(path, header_lines, columns, rows):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        for line in header_lines:
-            f.write("# " + line + "\n" if line else "#\n")
-        f.write("# " + "\t".join(columns) + "\n")
-        for r in rows:
-            f.write("\t".join(str(c) for c in r) + "\n")
-    print("wrote %s (%d rows)" % (path.relative_to(PROJECT), len(rows)))
-
-
-def clean(s):
-    return s.replace("\t", " ").replace("\n", " | ")
+sys.dont_write_bytecode = True   # no __pycache__ beside the scripts
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from manifest_common import (  # noqa: E402
+    CONF, DISAGREEMENT_COLUMNS, FIXTURES, FRAME_COLUMNS, MANIFESTS, CHelper, canonical_from_pillow, clean,
+    corpus_with, files_under, indented, library_version, limits, manifests_to_make, pillow_version, sha,
+    write_crashers, write_tsv)
 
 
 # --------------------------------------------------------------------------
@@ -179,37 +153,16 @@ def parse_gif(data):
 # --------------------------------------------------------------------------
 # giflib reference (scripts/gif_composite.c)
 
-class Giflib:
+class Giflib(CHelper):
     def __init__(self):
-        self.tmp = tempfile.mkdtemp(prefix="gif_composite.")
-        self.exe = os.path.join(self.tmp, "gif_composite")
-        src = Path(__file__).resolve().parent / "gif_composite.c"
-        subprocess.run(["cc", "-O2", "-o", self.exe, str(src), "-lgif"], check=True)
-        out = subprocess.run(
-            ["sh", "-c", "dpkg-query -W -f='${Version}' libgif7 2>/dev/null || true"],
-            capture_output=True, text=True).stdout.strip()
-        hdr = subprocess.run(
-            ["sh", "-c", "printf '#include <gif_lib.h>\\nGIFLIB_MAJOR.GIFLIB_MINOR.GIFLIB_RELEASE\\n'"
-             " | cc -E -P - | tail -1"], capture_output=True, text=True).stdout.strip().replace(" ", "")
-        self.version = "giflib %s (Debian package %s)" % (hdr, out or "unknown")
-
-    def close(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    @staticmethod
-    def _limits():
-        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+        super().__init__("gif_composite", "gif")
+        self.version = library_version("giflib", "libgif7", "gif_lib.h", "GIFLIB_MAJOR.GIFLIB_MINOR.GIFLIB_RELEASE")
 
     def run(self, path):
         """-> dict(status=ok|error|crash|timeout, frames=[dict], notes=[str], msg, screen)"""
-        try:
-            p = subprocess.run([self.exe, str(path)], capture_output=True, timeout=60,
-                               preexec_fn=self._limits)
-        except subprocess.TimeoutExpired:
-            return {"status": "timeout", "msg": "timeout after 60 s", "frames": [], "notes": []}
-        msg = p.stderr.decode("utf-8", "replace").strip()
-        if p.returncode < 0:
-            return {"status": "crash", "msg": "signal %d" % -p.returncode, "frames": [], "notes": []}
+        p, msg, failed = self.execute(str(path))
+        if failed:
+            return dict(failed, frames=[], notes=[])
         if p.returncode == 1:
             return {"status": "error", "msg": msg, "frames": [], "notes": []}
         if p.returncode != 0:
@@ -230,11 +183,10 @@ class Giflib:
                 res["notes"].append(line[6:])
         return res
 
-
     def raw(self, path):
         """-> (width, height, [canonical RGBA bytes per frame]) or None when giflib refuses."""
         p = subprocess.run([self.exe, "--raw", str(path)], capture_output=True, timeout=60,
-                           preexec_fn=self._limits)
+                           preexec_fn=limits)
         if p.returncode != 0:
             return None
         nl = p.stdout.index(b"\n")
@@ -273,15 +225,6 @@ def repaired_copies(data, info):
 
 # --------------------------------------------------------------------------
 # Pillow (frame count, loop count, durations; composited frames as a second opinion)
-
-def canonical_from_pillow(im):
-    from PIL import Image
-    rgba = im.convert("RGBA")
-    mask = rgba.getchannel("A").point(lambda a: 255 if a else 0)
-    canvas = Image.new("RGBA", rgba.size, (0, 0, 0, 0))
-    canvas.paste(rgba, (0, 0), mask)
-    return canvas.tobytes()
-
 
 def pillow_gif(path, composite=True):
     """-> dict(ok, n, loop, durations, disposal_method, modes, sizes, frames=[(size, sha)], error)
@@ -369,14 +312,13 @@ def frame_manifest(giflib, files, base, out, title):
         % (len(files), len(rows) - n_err, n_err),
         "Error details and per-file notes (informational). For a refused file, the indented line gives",
         "  what giflib decodes after a minimal repair (an approximation of what browsers display):",
-    ] + ["  " + n for n in notes]
-    write_tsv(out, header, ["path", "frame", "size", "sha256"], rows)
+    ] + indented(notes)
+    write_tsv(out, header, FRAME_COLUMNS, rows)
     return results
 
 
 def info_manifest(files, base, out, title, giflib_results):
     """gif-info.tsv / fixtures-gif-info.tsv. Returns {rel: pillow result}."""
-    import PIL
     rows, results = [], {}
     for f in files:
         rel = f.relative_to(base).as_posix()
@@ -429,7 +371,7 @@ def info_manifest(files, base, out, title, giflib_results):
             notes.append("giflib refuses the file")
         notes = ["mode=%s" % ",".join(sorted(set(p["modes"]), key=p["modes"].index))] + notes + p["warnings"]
         rows.append((rel, n, loop, ",".join(durs), ",".join(disp), "; ".join(notes)))
-    ver = "Pillow %s (Python %s)" % (PIL.__version__, sys.version.split()[0])
+    ver = pillow_version()
     header = [
         title,
         "Frame count, loop count and timing per file. Reference: %s GifImagePlugin." % ver,
@@ -525,8 +467,8 @@ def disagreements(giflib_results, pillow_results, files, base, out, title, extra
     ]
     if extra[0]:
         header += ["Upstream reference renders in the corpus (rows only where they differ; pygif: see pygif.tsv):"]
-        header += ["  " + line for line in extra[0]]
-    write_tsv(out, header, ["kind", "path", "frame", "manifest", "other", "other_value", "note"], rows)
+        header += indented(extra[0])
+    write_tsv(out, header, DISAGREEMENT_COLUMNS, rows)
 
 
 # --------------------------------------------------------------------------
@@ -661,11 +603,11 @@ def pygif_manifest(root, giflib_results, out):
         "  agree with giflib: %d, disagree: %d, the rest: giflib refuses the file or no such frame."
         % (summary["agree"], summary["disagree"]),
         "Tests whose frame notion is not one frame per image (one_per_image 'no'):",
-    ] + ["  " + n for n in mismatch_notes] + [
+    ] + indented(mismatch_notes) + [
         "Tests with one frame per image where giflib refuses the file:",
-    ] + ["  " + n for n in refused_notes] + [
+    ] + indented(refused_notes) + [
         "Tests with no expected output ('nocrash'), and what giflib does:",
-    ] + ["  " + n for n in nocrash_notes]
+    ] + indented(nocrash_notes)
     write_tsv(out, header, ["test", "path", "frame", "size", "sha256", "one_per_image", "delay", "giflib"], rows)
 
 
@@ -729,18 +671,13 @@ def upstream_checks(root, giflib_results):
 # Corpus and fixtures
 
 def gifs_under(d):
-    if not d.is_dir():
-        return []
-    return sorted([p for p in d.rglob("*") if p.is_file() and p.suffix.lower() == ".gif"],
-                  key=lambda p: p.as_posix())
+    return files_under(d, suffixes=(".gif",))
 
 
 def do_corpus(giflib):
-    root = corpus_root()
-    if not (root / "gif").is_dir():
-        print("corpus not found at %s (set IMAGECODECS_CORPUS); skipping corpus manifests" % root)
+    root = corpus_with("gif")
+    if root is None:
         return
-    print("corpus: %s" % root)
     files = gifs_under(root / "gif")
     title = "GIF corpus manifest: every *.gif under gif/ (paths relative to the corpus root)."
     g = frame_manifest(giflib, files, root, MANIFESTS / "gif.tsv", title)
@@ -749,22 +686,14 @@ def do_corpus(giflib):
     disagreements(g, p, files, root, MANIFESTS / "gif-disagreements.tsv",
                   "Reference disagreements for gif.tsv (paths relative to the corpus root).",
                   upstream_checks(root, g))
-    crash = gifs_under(root / "crashers" / "gif")
-    rows = []
-    for f in crash:
+    def verdict(f):
         r = giflib.run(f)
-        verdict = r["status"]
-        detail = r["msg"] if r["status"] != "ok" else "%d frame(s)" % len(r["frames"])
-        rows.append((f.relative_to(root).as_posix(), verdict, clean(detail)))
-    n_ok = sum(1 for r in rows if r[1] == "ok")
-    write_tsv(MANIFESTS / "crashers-gif.tsv", [
-        "Crasher inputs under crashers/gif (paths relative to the corpus root): giflib verdict, informational",
-        "only; the test requires no crash, hang or unbounded allocation, and either an error or an image.",
+        return r["status"], r["msg"] if r["status"] != "ok" else "%d frame(s)" % len(r["frames"])
+    write_crashers(root, "gif", "giflib", verdict, [
         "Reference: %s DGifSlurp() via gif_composite.c, same policy as gif.tsv (ok = DGifSlurp succeeded"
         % giflib.version,
         "  and every frame was composited; 60 s and 4 GiB address-space limits).",
-        "Files: %d, ok: %d, error: %d." % (len(rows), n_ok, len(rows) - n_ok),
-    ], ["path", "giflib", "detail"], rows)
+    ])
 
 
 def do_fixtures(giflib):
@@ -780,9 +709,8 @@ def do_fixtures(giflib):
 
 
 def main(argv):
-    what = argv[1] if len(argv) > 1 else "all"
-    if what not in ("all", "corpus", "fixtures"):
-        print(__doc__)
+    what = manifests_to_make(argv, __doc__)
+    if what is None:
         return 2
     giflib = Giflib()
     try:

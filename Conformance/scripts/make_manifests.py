@@ -23,9 +23,7 @@ bottom, no padding, full canvas after compositing, alpha 0 -> 0,0,0,0,
 16-bit samples -> v >> 8, no gamma / ICC / orientation.
 """
 
-import hashlib
 import os
-import resource
 import shutil
 import struct
 import subprocess
@@ -34,23 +32,16 @@ import tempfile
 import warnings
 from pathlib import Path
 
-CONF = Path(__file__).resolve().parent.parent          # .../Conformance
-PROJECT = CONF.parent
-MANIFESTS = CONF / "manifests"
-FIXTURES = CONF / "fixtures"
-
-
-def corpus_root():
-    env = os.environ.get("IMAGECODECS_CORPUS")
-    return Path(env) if env else (PROJECT.parent / "shared" / "corpus").resolve()
+sys.dont_write_bytecode = True   # no __pycache__ beside the scripts
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from manifest_common import (  # noqa: E402
+    CONF, DISAGREEMENT_COLUMNS, FIXTURES, FRAME_COLUMNS, MANIFESTS, SCRIPTS, CHelper, canonical_from_pillow,
+    corpus_with, files_under, indented, library_version, limits, manifests_to_make, pillow_version, sha,
+    write_crashers, write_tsv)
 
 
 # --------------------------------------------------------------------------
 # Small helpers
-
-def sha(b):
-    return hashlib.sha256(b).hexdigest()
-
 
 def fmt_ms(v):
     """Pillow durations are floats (num/den*1000); print them without noise."""
@@ -89,51 +80,20 @@ def png_facts(path):
     return facts
 
 
-def write_tsv(path, header_lines, columns, rows):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        for line in header_lines:
-            f.write("# " + line + "\n" if line else "#\n")
-        f.write("# " + "\t".join(columns) + "\n")
-        for r in rows:
-            f.write("\t".join(str(c) for c in r) + "\n")
-    print("wrote %s (%d rows)" % (path.relative_to(PROJECT), len(rows)))
-
-
 # --------------------------------------------------------------------------
 # libspng reference (static PNG image)
 
-class Spng:
+class Spng(CHelper):
     def __init__(self):
-        self.tmp = tempfile.mkdtemp(prefix="spng_rgba.")
-        self.exe = os.path.join(self.tmp, "spng_rgba")
-        src = Path(__file__).resolve().parent / "spng_rgba.c"
-        subprocess.run(["cc", "-O2", "-o", self.exe, str(src), "-lspng"], check=True)
-        out = subprocess.run(
-            ["sh", "-c", "dpkg-query -W -f='${Version}' libspng0 2>/dev/null || true"],
-            capture_output=True, text=True).stdout.strip()
-        hdr = subprocess.run(
-            ["sh", "-c", "printf '#include <spng.h>\\nSPNG_VERSION_MAJOR.SPNG_VERSION_MINOR.SPNG_VERSION_PATCH\\n'"
-             " | cc -E -P - | tail -1"], capture_output=True, text=True).stdout.strip().replace(" ", "")
-        self.version = "libspng %s (Debian package %s)" % (hdr, out or "unknown")
-
-    def close(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
-
-    @staticmethod
-    def _limits():
-        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+        super().__init__("spng_rgba", "spng")
+        self.version = library_version("libspng", "libspng0", "spng.h",
+                                       "SPNG_VERSION_MAJOR.SPNG_VERSION_MINOR.SPNG_VERSION_PATCH")
 
     def decode(self, path, image_only=False):
         """-> dict(status=ok|error|trailer-error|crash|timeout, size, sha, msg)"""
-        cmd = [self.exe] + (["--image-only"] if image_only else []) + [str(path)]
-        try:
-            p = subprocess.run(cmd, capture_output=True, timeout=60, preexec_fn=self._limits)
-        except subprocess.TimeoutExpired:
-            return {"status": "timeout", "msg": "timeout after 60 s"}
-        msg = p.stderr.decode("utf-8", "replace").strip()
-        if p.returncode < 0:
-            return {"status": "crash", "msg": "signal %d" % -p.returncode}
+        p, msg, failed = self.execute(*(["--image-only"] if image_only else []), str(path))
+        if failed:
+            return failed
         if p.returncode in (0, 2):
             nl = p.stdout.index(b"\n")
             w, h = (int(x) for x in p.stdout[:nl].split())
@@ -175,8 +135,8 @@ def png_manifest(spng, files, base, out, title):
         "Canonical hash: RGBA8 unpremultiplied, alpha 0 -> 0,0,0,0, 16-bit -> v>>8, no gamma/ICC.",
         "Rows: %d files, %d decoded, %d error." % (len(files), counts["ok"], counts["error"]),
         "Error details (informational):",
-    ] + ["  " + n for n in notes]
-    write_tsv(out, header, ["path", "frame", "size", "sha256"], rows)
+    ] + indented(notes)
+    write_tsv(out, header, FRAME_COLUMNS, rows)
     return rows
 
 
@@ -185,30 +145,6 @@ def png_manifest(spng, files, base, out, title):
 
 DISPOSAL = {0: "none", 1: "background", 2: "previous"}
 BLEND = {0: "source", 1: "over"}
-
-
-def canonical_from_pillow(im):
-    """Canonical RGBA8 bytes of Pillow's current (composited) frame."""
-    from PIL import Image
-    mode = im.mode
-    w, h = im.size
-    if mode in ("I;16", "I;16B", "I;16L", "I"):
-        # Pillow's I;16 -> RGBA conversion clamps (v >= 255 -> 255); do v >> 8 here.
-        vals = list(struct.unpack(">%dH" % (w * h), im.tobytes("raw", "I;16B")))
-        trns = im.info.get("transparency")
-        out = bytearray(w * h * 4)
-        for i, v in enumerate(vals):
-            if trns is not None and v == trns:
-                continue
-            g = v >> 8
-            out[4 * i:4 * i + 4] = bytes((g, g, g, 255))
-        return bytes(out)
-    rgba = im.convert("RGBA")
-    alpha = rgba.getchannel("A")
-    mask = alpha.point(lambda a: 255 if a else 0)
-    canvas = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    canvas.paste(rgba, (0, 0), mask)
-    return canvas.tobytes()
 
 
 def pillow_decode(path):
@@ -280,7 +216,6 @@ def pillow_decode(path):
 
 def apng_manifests(files, base, out_frames, out_info, title):
     """Write the frame manifest and the info manifest; return {rel: pillow_decode result}."""
-    import PIL
     rows, info_rows, notes, results = [], [], [], {}
     n_err = 0
     for f in files:
@@ -310,7 +245,7 @@ def apng_manifests(files, base, out_frames, out_info, title):
             if r["frames"] and r["frames"][0][2] is not None:
                 nt.append("Pillow still reports info['duration']=%s from an ignored fcTL" % fmt_ms(r["frames"][0][2]))
         info_rows.append((rel, len(r["frames"]), loop, durations, disposal, blend, "; ".join(nt)))
-    ver = "Pillow %s (Python %s)" % (PIL.__version__, sys.version.split()[0])
+    ver = pillow_version()
     header = [
         title,
         "Reference: %s. Frame i: Image.open(path); seek(i); convert('RGBA') (a fresh Image per frame;" % ver,
@@ -322,8 +257,8 @@ def apng_manifests(files, base, out_frames, out_info, title):
         "Made by Conformance/scripts/make_manifests.py. Files: %d, frame rows: %d, error files: %d."
         % (len(files), len(rows) - n_err, n_err),
         "Error details (informational):",
-    ] + ["  " + n for n in notes]
-    write_tsv(out_frames, header, ["path", "frame", "size", "sha256"], rows)
+    ] + indented(notes)
+    write_tsv(out_frames, header, FRAME_COLUMNS, rows)
     info_header = [
         title,
         "Timing and loop count per file.",
@@ -349,7 +284,7 @@ class Libpng:
         if not Path("/usr/include/png.h").exists() and not shutil.which("libpng-config"):
             return
         exe = os.path.join(tmp, "libpng_rgba")
-        src = Path(__file__).resolve().parent / "libpng_rgba.c"
+        src = SCRIPTS / "libpng_rgba.c"
         if subprocess.run(["cc", "-O2", "-o", exe, str(src), "-lpng"]).returncode == 0:
             self.exe = exe
             v = subprocess.run(["sh", "-c", "libpng-config --version 2>/dev/null || true"],
@@ -357,7 +292,7 @@ class Libpng:
             self.version = "libpng %s" % (v or "?")
 
     def decode(self, path):
-        p = subprocess.run([self.exe, str(path)], capture_output=True, timeout=60, preexec_fn=Spng._limits)
+        p = subprocess.run([self.exe, str(path)], capture_output=True, timeout=60, preexec_fn=limits)
         if p.returncode != 0:
             return "error"
         nl = p.stdout.index(b"\n")
@@ -472,23 +407,18 @@ def disagreements(png_rows, png_base, apng_results, apng_base, out, title, libpn
         % ("" if have_apngdis else ", NOT AVAILABLE - no APNG rows"),
         "  spec; files Pillow treats as plain PNGs are skipped. Made by scripts/make_manifests.py.",
     ]
-    write_tsv(out, header, ["kind", "path", "frame", "manifest", "other", "other_value", "note"], rows)
+    write_tsv(out, header, DISAGREEMENT_COLUMNS, rows)
 
 
 # --------------------------------------------------------------------------
 # Corpus and fixtures
 
 def pngs_under(*dirs):
-    out = []
-    for d in dirs:
-        if d.is_dir():
-            out += [p for p in d.rglob("*.png") if p.is_file()]
-    return sorted(out, key=lambda p: p.as_posix())
+    return files_under(*dirs, suffixes=(".png",), pattern="*.png")
 
 
 def apng_files(root):
-    cands = sorted([p for p in (root / "apng").rglob("*") if p.is_file()
-                    and p.suffix.lower() in (".png", ".apng")], key=lambda p: p.as_posix())
+    cands = files_under(root / "apng", suffixes=(".png", ".apng"))
     cands += [p for p in pngs_under(root / "png-extra") if "acTL" in png_facts(p)["apng_chunks"]]
     # APNG test files: any acTL/fcTL/fdAT chunk (so chunk_no_actl.png, fcTL+fdAT without
     # acTL, is included as the static image it is). Reference frame renders are plain PNGs.
@@ -496,11 +426,9 @@ def apng_files(root):
 
 
 def do_corpus(spng, libpng):
-    root = corpus_root()
-    if not (root / "pngsuite").is_dir():
-        print("corpus not found at %s (set IMAGECODECS_CORPUS); skipping corpus manifests" % root)
+    root = corpus_with("pngsuite")
+    if root is None:
         return
-    print("corpus: %s" % root)
     png_rows = png_manifest(spng, pngs_under(root / "pngsuite", root / "png-extra"), root,
                             MANIFESTS / "png.tsv",
                             "PNG corpus manifest: every *.png under pngsuite/ and png-extra/"
@@ -509,11 +437,7 @@ def do_corpus(spng, libpng):
                           "APNG corpus manifest: APNG test files under apng/ (any acTL/fcTL/fdAT) and the"
                           " APNGs in png-extra/ (paths relative to the corpus root).")
     # crashers: informational libspng verdicts; the project's test only requires no crash/hang.
-    crash_dir = root / "crashers" / "png"
-    files = sorted([p for p in crash_dir.rglob("*") if p.is_file() and p.suffix.lower() == ".png"],
-                   key=lambda p: p.as_posix())
-    rows = []
-    for f in files:
+    def verdict(f):
         r = spng.decode(f)
         verdict = "ok" if r["status"] == "ok" else "error"
         if r["status"] in ("crash", "timeout"):
@@ -521,15 +445,11 @@ def do_corpus(spng, libpng):
         detail = r.get("msg", "")
         if r["status"] == "trailer-error":
             detail = "image decodes; " + detail
-        rows.append((f.relative_to(root).as_posix(), verdict, detail.replace("\t", " ").replace("\n", " | ")))
-    n_ok = sum(1 for r in rows if r[1] == "ok")
-    write_tsv(MANIFESTS / "crashers-png.tsv", [
-        "Crasher inputs under crashers/png (paths relative to the corpus root): libspng verdict, informational",
-        "only; the test requires no crash, hang or unbounded allocation, and either an error or an image.",
+        return verdict, detail
+    write_crashers(root, "png", "libspng", verdict, [
         "Reference: %s via spng_rgba.c, same policy as png.tsv (ok = image and trailing chunks decoded)."
         % spng.version,
-        "Files: %d, ok: %d, error: %d." % (len(rows), n_ok, len(rows) - n_ok),
-    ], ["path", "libspng", "detail"], rows)
+    ])
     disagreements(png_rows, root, apng, root, MANIFESTS / "disagreements.tsv",
                   "Reference disagreements for png.tsv and apng.tsv (paths relative to the corpus root).", libpng)
 
@@ -558,9 +478,8 @@ def do_fixtures(spng, libpng):
 
 
 def main(argv):
-    what = argv[1] if len(argv) > 1 else "all"
-    if what not in ("all", "corpus", "fixtures"):
-        print(__doc__)
+    what = manifests_to_make(argv, __doc__)
+    if what is None:
         return 2
     spng = Spng()
     try:

@@ -1,9 +1,10 @@
+import BenchSupport
 import CGifShim
 import ImageCodecs
 
 /// The two decoders under comparison, each giving every frame as the composited RGBA8 canvas
 /// (straight alpha, alpha 0 or 255).
-enum Decoder: Int, CaseIterable {
+enum Decoder: Int, BenchDecoder {
     case ours, giflib
 
     var name: String {
@@ -22,11 +23,6 @@ enum Decoder: Int, CaseIterable {
         case .giflib: try decodeGiflib(bytes, info: info, frames: frames)
         }
     }
-}
-
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// `ImageSource` over the whole data, then `image(at:)` for every frame in order, each a new

@@ -1,9 +1,10 @@
+import BenchSupport
 import CLibPNGShim
 import CSpng
 import ImageCodecs
 
 /// The three decoders under comparison, each giving RGBA8 (straight alpha, no gamma).
-enum Decoder: Int, CaseIterable {
+enum Decoder: Int, BenchDecoder {
     case ours, libspng, libpng
 
     var name: String {
@@ -23,11 +24,6 @@ enum Decoder: Int, CaseIterable {
         case .libpng: try decodeLibPNG(bytes, info: info)
         }
     }
-}
-
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// `ImageSource` over the whole data, then frame 0.

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// `PNGBench --memory FILE`: one decode with ours, and the resident memory it took.
@@ -30,7 +31,7 @@ enum MemoryProbe {
         let canvas = info.canvasBytes
         let used = peak - baseline
         let budget = canvas + canvas / 4 + 24 << 20
-        print("file: \(Inputs.displayName(file)) (\(info.width)x\(info.height) \(info.category), \(mib(bytes.count)) MiB)")
+        print("file: \(inputs.displayName(file)) (\(info.width)x\(info.height) \(info.category), \(mib(bytes.count)) MiB)")
         print("RGBA8 canvas: \(mib(canvas)) MiB")
         print("baseline RSS (before decode): \(mib(baseline)) MiB")
         print("peak RSS (VmHWM after decode): \(mib(peak)) MiB" + (resetWorked ? "" : " (peak not reset: includes start-up)"))

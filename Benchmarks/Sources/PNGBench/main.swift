@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// PNGBench: our PNG decoder against libspng and libpng, in process, same files, same run.
@@ -10,43 +11,9 @@ let usage = """
     With no FILE: the corpus photos plus the inputs made by make-inputs.sh.
     """
 
-var iterations = 10
-var memoryFile: String?
-var files: [String] = []
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--iterations", "-n":
-        guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else {
-            warn(usage)
-            exit(2)
-        }
-        iterations = value
-    case "--memory":
-        guard let value = arguments.popFirst() else {
-            warn(usage)
-            exit(2)
-        }
-        memoryFile = value
-    case "--help", "-h":
-        print(usage)
-        exit(0)
-    default:
-        if argument.hasPrefix("-") {
-            warn(usage)
-            exit(2)
-        }
-        files.append(argument)
-    }
-}
-
-if let memoryFile {
+let arguments = Arguments(usage: usage, valueOptions: ["--memory"])
+if let memoryFile = arguments.values["--memory"] {
     exit(MemoryProbe.run(file: URL(fileURLWithPath: memoryFile)))
 }
-let urls = files.isEmpty ? Inputs.defaultFiles() : files.map { URL(fileURLWithPath: $0) }
-guard !urls.isEmpty else {
-    warn("error: no input files (corpus at \(Inputs.corpusRoot.path)?)")
-    exit(1)
-}
-let results = Benchmark(iterations: iterations).run(files: urls)
-Report.print(results, iterations: iterations)
+let results = Benchmark(iterations: arguments.iterations).run(files: arguments.urls(else: inputs))
+Report.print(results, iterations: arguments.iterations)

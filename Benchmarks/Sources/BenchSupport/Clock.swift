@@ -5,17 +5,17 @@ import Darwin
 #endif
 
 /// Nanoseconds on the monotonic clock.
-@inline(__always)
-func monotonicNanoseconds() -> UInt64 {
+@inlinable @inline(__always)
+public func monotonicNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
 }
 
 /// Keeps results observable so that the optimiser cannot drop a decode.
-nonisolated(unsafe) var blackhole: UInt64 = 0
+nonisolated(unsafe) public var blackhole: UInt64 = 0
 
 @inline(never)
-func consume(_ pixels: [UInt8]) {
+public func consume(_ pixels: [UInt8]) {
     blackhole &+= UInt64(pixels.count) &+ UInt64(pixels.last ?? 0)
 }
