@@ -15,11 +15,8 @@ struct InfoTests {
     }
 
     static func load(_ name: String) -> [Row] {
-        guard let text = try? String(contentsOf: Corpus.conformance.appendingPathComponent("manifests/\(name)"),
-                                     encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            let c = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard !line.hasPrefix("#"), c.count >= 4, let frames = Int(c[1]), let loops = Int(c[2]) else { return nil }
+        Manifest.rows(name).compactMap { c in
+            guard c.count >= 4, let frames = Int(c[1]), let loops = Int(c[2]) else { return nil }
             return Row(path: c[0], frameCount: frames, loopCount: loops,
                        durations: c[3] == "-" ? nil : c[3].split(separator: ",").compactMap { Double($0) })
         }

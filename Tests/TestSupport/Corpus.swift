@@ -39,6 +39,14 @@ public struct ManifestEntry: Sendable {
 }
 
 public enum Manifest {
+    /// The tab-separated columns of every line of `manifests/name` that is not a comment.
+    public static func rows(_ name: String) -> [[String]] {
+        guard let text = try? String(contentsOf: Corpus.conformance.appendingPathComponent("manifests/\(name)"),
+                                     encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+
     /// Reads `path<TAB>frame<TAB>size<TAB>sha256` rows, grouped by file in order.
     public static func load(_ name: String) throws -> [ManifestEntry] {
         let text = try String(contentsOf: Corpus.conformance.appendingPathComponent("manifests/\(name)"), encoding: .utf8)
@@ -82,10 +90,5 @@ public enum Deviations {
         return expected
     }
 
-    private static func rows(_ name: String) -> [[String]] {
-        guard let text = try? String(contentsOf: Corpus.conformance.appendingPathComponent("manifests/\(name)"),
-                                     encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }
-            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-    }
+    private static func rows(_ name: String) -> [[String]] { Manifest.rows(name) }
 }
