@@ -26,6 +26,15 @@ public struct AnimationCompositor: Sendable {
     public mutating func draw(_ frame: Raster, in rect: FrameRect, disposal: Disposal, blend: Blend) {
         applyPendingDisposal()
         let target = rect.clipped(toWidth: width, height: height)
+        if blend == .source && target == rect && rect.covers(width: width, height: height)
+            && frame.bytesPerRow == width * 4 && frame.pixels.count == canvas.count {
+            // A frame that replaces the whole canvas becomes the canvas: no copy.
+            if disposal == .previous { saved = canvas }
+            canvas = frame.pixels
+            lastRect = target
+            lastDisposal = disposal
+            return
+        }
         if disposal == .previous { saved = copyOut(target) }
         for row in 0..<target.height {
             let src = (row + target.y - rect.y) * frame.bytesPerRow + (target.x - rect.x) * 4

@@ -69,3 +69,16 @@ struct CompositorTests {
         #expect(AnimationCompositor.isIndependent(3, frame: part, previous: fullClear, canvasWidth: 4, canvasHeight: 4))
     }
 }
+
+extension CompositorTests {
+    /// A frame that replaces the whole canvas is adopted, not copied; `previous` still restores.
+    @Test func fullCanvasSourceFrameIsAdoptedAndRestorable() {
+        var c = AnimationCompositor(width: 2, height: 1)
+        let full = FrameRect(x: 0, y: 0, width: 2, height: 1)
+        c.draw(solid(2, 1, [1, 1, 1, 255]), in: full, disposal: .none, blend: .source)
+        c.draw(solid(2, 1, [2, 2, 2, 255]), in: full, disposal: .previous, blend: .source)
+        #expect(pixel(c, 1, 0) == [2, 2, 2, 255])
+        c.draw(solid(1, 1, [3, 3, 3, 255]), in: FrameRect(x: 0, y: 0, width: 1, height: 1), disposal: .none, blend: .source)
+        #expect(pixel(c, 0, 0) == [3, 3, 3, 255] && pixel(c, 1, 0) == [1, 1, 1, 255])
+    }
+}
