@@ -29,6 +29,11 @@ struct ImageCodecsCommand: ParsableCommand {
         abstract: "Decode PNG, APNG and GIF images with the pure-Swift ImageCodecs library.",
         subcommands: [Info.self, Decode.self, Hash.self, Feed.self, Bench.self]
     )
+
+    /// No subcommand is a usage error (status 2), not a request for help.
+    func run() throws {
+        throw ValidationError("a subcommand is required")
+    }
 }
 
 /// Leaves the tool with a given status after its output has been written.
