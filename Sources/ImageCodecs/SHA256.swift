@@ -11,37 +11,69 @@ public enum SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    /// The 32-byte digest of `message`.
-    public static func digest(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var tail = Array(message[(message.count / 64 * 64)...])
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        let bits = UInt64(message.count) &* 8
-        for i in (0..<8).reversed() { tail.append(UInt8(truncatingIfNeeded: bits >> (UInt64(i) * 8))) }
-        var w = [UInt32](repeating: 0, count: 64)
-        message.withUnsafeBufferPointer { m in
-            for block in stride(from: 0, to: message.count / 64 * 64, by: 64) {
-                compress(&h, &w, UnsafeBufferPointer(rebasing: m[block..<(block + 64)]))
+    /// An incremental hash: feed bytes with ``update(_:)``, then take ``finalize()``.
+    public struct Hasher {
+        private var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+        private var w = [UInt32](repeating: 0, count: 64)
+        /// Bytes of an unfinished 64-byte block.
+        private var pending: [UInt8] = []
+        private var length: UInt64 = 0
+
+        public init() {}
+
+        public mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+            length &+= UInt64(bytes.count)
+            var start = 0
+            if !pending.isEmpty {
+                let take = min(64 - pending.count, bytes.count)
+                pending.append(contentsOf: bytes[0..<take])
+                start = take
+                guard pending.count == 64 else { return }
+                pending.withUnsafeBufferPointer { SHA256.compress(&h, &w, $0) }
+                pending.removeAll(keepingCapacity: true)
             }
-        }
-        tail.withUnsafeBufferPointer { t in
-            for block in stride(from: 0, to: t.count, by: 64) {
-                compress(&h, &w, UnsafeBufferPointer(rebasing: t[block..<(block + 64)]))
+            let whole = start + (bytes.count - start) / 64 * 64
+            for block in stride(from: start, to: whole, by: 64) {
+                SHA256.compress(&h, &w, UnsafeBufferPointer(rebasing: bytes[block..<(block + 64)]))
             }
+            pending.append(contentsOf: bytes[whole...])
         }
-        return h.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * UInt32($0))) } }
+
+        /// The 32-byte digest (FIPS 180-4 §5.1.1 padding: 0x80, zeros, the bit length).
+        public mutating func finalize() -> [UInt8] {
+            var tail = pending
+            tail.append(0x80)
+            while tail.count % 64 != 56 { tail.append(0) }
+            let bits = length &* 8
+            for i in (0..<8).reversed() { tail.append(UInt8(truncatingIfNeeded: bits >> (UInt64(i) * 8))) }
+            tail.withUnsafeBufferPointer { t in
+                for block in stride(from: 0, to: t.count, by: 64) {
+                    SHA256.compress(&h, &w, UnsafeBufferPointer(rebasing: t[block..<(block + 64)]))
+                }
+            }
+            return h.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * UInt32($0))) } }
+        }
     }
 
-    public static func hex(_ message: [UInt8]) -> String {
+    /// The 32-byte digest of `message`.
+    public static func digest(_ message: [UInt8]) -> [UInt8] {
+        var hasher = Hasher()
+        message.withUnsafeBufferPointer { hasher.update($0) }
+        return hasher.finalize()
+    }
+
+    public static func hex(_ message: [UInt8]) -> String { hex(digest: digest(message)) }
+
+    /// Lowercase hexadecimal of a digest.
+    public static func hex(digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: digest(message).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+        return String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
     @inline(__always)
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 
-    private static func compress(_ h: inout [UInt32], _ w: inout [UInt32], _ block: UnsafeBufferPointer<UInt8>) {
+    fileprivate static func compress(_ h: inout [UInt32], _ w: inout [UInt32], _ block: UnsafeBufferPointer<UInt8>) {
         for t in 0..<16 {
             w[t] = UInt32(block[t * 4]) << 24 | UInt32(block[t * 4 + 1]) << 16 | UInt32(block[t * 4 + 2]) << 8 | UInt32(block[t * 4 + 3])
         }

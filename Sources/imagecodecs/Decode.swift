@@ -49,25 +49,48 @@ struct Decode: ParsableCommand {
         }
         let raster = Raster(width: image.width, height: image.height,
                             bytesPerPixel: image.pixelFormat.bytesPerPixel, pixels: image.pixels)
-        let bytes = output.hasSuffix(".pam") ? Self.pam(raster) : try PNGWriter.encode(raster)
-        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+        let written: Bool
+        if output.hasSuffix(".pam") {
+            written = Self.writePAM(raster, to: output)
+        } else {
+            let png = try PNGWriter.encode(raster)
+            written = png.withUnsafeBytes { raw in
+                FileManager.default.createFile(atPath: output, contents: Data(
+                    bytesNoCopy: UnsafeMutableRawPointer(mutating: raw.baseAddress!), count: raw.count, deallocator: .none))
+            }
+        }
+        guard written else {
             printError("io", "cannot write \(output)")
             throw CLIExit(status: ExitStatus.invalid)
         }
         try finish(source)
     }
 
-    /// Netpbm PAM, TUPLTYPE RGB_ALPHA, 8 or 16 bits (big-endian) per sample.
-    static func pam(_ raster: Raster) -> [UInt8] {
+    /// Netpbm PAM, TUPLTYPE RGB_ALPHA, 8 or 16 bits (big-endian) per sample, written a row at a
+    /// time so that no second copy of the image is made.
+    static func writePAM(_ raster: Raster, to path: String) -> Bool {
         let wide = raster.bytesPerPixel == 8
-        var out = Array("P7\nWIDTH \(raster.width)\nHEIGHT \(raster.height)\nDEPTH 4\nMAXVAL \(wide ? 65535 : 255)\nTUPLTYPE RGB_ALPHA\nENDHDR\n".utf8)
-        if wide {
-            raster.pixels.withUnsafeBytes { raw in
-                for v in raw.bindMemory(to: UInt16.self) { out += [UInt8(v >> 8), UInt8(v & 0xFF)] }
+        let header = "P7\nWIDTH \(raster.width)\nHEIGHT \(raster.height)\nDEPTH 4\nMAXVAL \(wide ? 65535 : 255)\nTUPLTYPE RGB_ALPHA\nENDHDR\n"
+        guard FileManager.default.createFile(atPath: path, contents: Data(header.utf8)),
+              let file = FileHandle(forWritingAtPath: path) else { return false }
+        defer { try? file.close() }
+        file.seekToEndOfFile()
+        var row = [UInt8](repeating: 0, count: raster.bytesPerRow)
+        raster.pixels.withUnsafeBytes { raw in
+            for y in 0..<raster.height {
+                let start = y * raster.bytesPerRow
+                if wide {
+                    for i in stride(from: 0, to: raster.bytesPerRow, by: 2) {
+                        let v = raw.loadUnaligned(fromByteOffset: start + i, as: UInt16.self)
+                        row[i] = UInt8(v >> 8)
+                        row[i + 1] = UInt8(v & 0xFF)
+                    }
+                } else {
+                    row.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[start..<(start + raster.bytesPerRow)])) }
+                }
+                file.write(Data(row))
             }
-        } else {
-            out += raster.pixels
         }
-        return out
+        return true
     }
 }

@@ -17,6 +17,22 @@ struct SHA256Tests {
             == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    @Test func incrementalEqualsOneShot() {
+        let message = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+        for split in [0, 1, 63, 64, 65, 500, 999, 1000] {
+            var hasher = SHA256.Hasher()
+            message[0..<split].withUnsafeBufferPointer { hasher.update($0) }
+            message[split...].withUnsafeBufferPointer { hasher.update($0) }
+            #expect(hasher.finalize() == SHA256.digest(message), "split \(split)")
+        }
+    }
+
+    @Test func rowWiseCanonicalHashEqualsWholeBuffer() {
+        let pixels = (0..<(7 * 5 * 4)).map { UInt8(truncatingIfNeeded: $0 % 4 == 3 ? ($0 / 4 % 3) * 127 : $0 &* 13) }
+        let image = DecodedImage(width: 7, height: 5, pixelFormat: .rgba8, isPremultiplied: false, pixels: pixels, finalRowCount: 5)
+        #expect(CanonicalHash.hex(image) == SHA256.hex(CanonicalHash.canonicalBytes(image)))
+    }
+
     @Test func canonicalBytesZeroTransparentPixels() {
         let image = DecodedImage(width: 2, height: 1, pixelFormat: .rgba8, isPremultiplied: false,
                                  pixels: [1, 2, 3, 0, 4, 5, 6, 7], finalRowCount: 1)
