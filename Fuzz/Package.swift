@@ -11,9 +11,18 @@ let package = Package(
         .package(name: "ImageCodecs", path: ".."),
     ],
     targets: [
+        // The decoding, the checks and the libFuzzer driver call the targets share.
+        .target(
+            name: "FuzzSupport",
+            dependencies: [.product(name: "ImageCodecs", package: "ImageCodecs")]
+        ),
         .executableTarget(
             name: "FuzzPNG",
-            dependencies: [.product(name: "ImageCodecs", package: "ImageCodecs")]
+            dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
+        ),
+        .executableTarget(
+            name: "FuzzGIF",
+            dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
         ),
     ]
 )

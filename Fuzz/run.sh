@@ -2,7 +2,8 @@
 # Builds a libFuzzer target and runs it on a seeded corpus.
 #   Fuzz/run.sh [FORMAT] [SECONDS] [extra libFuzzer flags...]
 #   Fuzz/run.sh png 1800
-# FORMAT: png (the only target so far). SECONDS: total fuzzing time (default 1800).
+#   Fuzz/run.sh gif 1800
+# FORMAT: png (FuzzPNG) or gif (FuzzGIF). SECONDS: total fuzzing time (default 1800).
 # Works from any directory. Corpus: Fuzz/corpus-<format>/ (gitignored); crash-*, timeout-*
 # and leak-* files land in Fuzz/ (also gitignored): move reproducers to Fuzz/findings/.
 set -euo pipefail
@@ -22,9 +23,16 @@ case "$format" in
     seed_dirs=("$corpus_root/pngsuite" "$corpus_root/png-extra" "$corpus_root/apng"
                "$corpus_root/crashers/png" "$root/Conformance/fixtures/png"
                "$root/Conformance/fixtures/apng")
+    seed_name='*'
+    ;;
+  gif)
+    product=FuzzGIF
+    seed_dirs=("$corpus_root/gif" "$corpus_root/crashers/gif" "$root/Conformance/fixtures/gif")
+    # The GIF suites keep their expected outputs (.png, .rgba, .conf, ...) beside the inputs.
+    seed_name='*.[gG][iI][fF]'
     ;;
   *)
-    echo "usage: $0 png [SECONDS] [libFuzzer flags...]" >&2
+    echo "usage: $0 png|gif [SECONDS] [libFuzzer flags...]" >&2
     exit 2
     ;;
 esac
@@ -45,7 +53,7 @@ for dir in "${seed_dirs[@]}"; do
     rel="${file#"$corpus_root"/}"; rel="${rel#"$root"/}"
     name="seed-${rel//\//_}"
     [ -e "$corpus/$name" ] || cp "$file" "$corpus/$name"
-  done < <(find "$dir" -type f -print0)
+  done < <(find "$dir" -type f -name "$seed_name" -print0)
 done
 echo "corpus $corpus: $(find "$corpus" -type f | wc -l) files" >&2
 

@@ -1,0 +1,300 @@
+// What the libFuzzer targets share (see ../../README.md): decode an input whole and again fed
+// in chunks through ImageSource, check the invariants, and start libFuzzer's driver.
+//
+// Each target (FuzzPNG, FuzzGIF) describes itself with a `FuzzTarget` and keeps only the two
+// symbols that must live in its executable: `LLVMFuzzerTestOneInput` (which calls
+// `FuzzTarget.run`) and `<Target>_main` (which calls `runLibFuzzer`).
+//
+// Each input is decoded twice:
+//  1. whole (`ImageSource(bytes:options:)`): every frame's image and canonical hash, the image
+//     and frame properties, and a 32-pixel thumbnail of frame 0;
+//  2. incrementally (`ImageSource(incremental:)` with `decodesImmediately`), fed in chunks of
+//     1...4096 bytes whose sizes come from a hash of the input, asking for the last known
+//     frame now and then while the data is still open.
+// Any crash or sanitizer report is a finding, and so is a broken invariant (a trap here):
+//  - split independence: when both sources end in a status the target compares (`complete`
+//    for every target; `FuzzTarget.Comparison.sameStatus` adds the other final statuses),
+//    their frame counts and every frame's canonical hash are equal (a frame that throws in one
+//    source and decodes in the other breaks it too);
+//  - the same final bytes give the same verdict (`complete` or not; the exact status with
+//    `.sameStatus`); <PREFIX>_STRICT_STATUS=0 turns this check off;
+//  - when the source is `complete` and image(at: 0) succeeded, thumbnail(at: 0) does not fail.
+// <PREFIX>_VERBOSE=1 prints both outcomes (status, frame count, hashes) for each input run.
+import ImageCodecs
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One fuzz target: the options it decodes with and which outcomes it compares.
+public struct FuzzTarget: Sendable {
+    /// Which final outcomes of the two decodes are compared.
+    public enum Comparison: Sendable {
+        /// Frames are compared when both sources end `complete`; the verdict check compares
+        /// only `complete` against anything else (FuzzPNG).
+        case completeOnly
+        /// The final statuses must be equal; whenever they are, the frame counts, the
+        /// `ImageSource.error`s and the frames are compared, partial frames of an
+        /// `unexpectedEOF` source included, and each frame's `finalRowCount` is part of its hash.
+        case sameStatus
+    }
+
+    /// The prefix of the environment variables, e.g. `FUZZ_PNG` (`FUZZ_PNG_VERBOSE`, `FUZZ_PNG_STRICT_STATUS`).
+    public var environmentPrefix: String
+    public var limits: Limits
+    /// The coders the sources may use.
+    public var registry: CoderRegistry
+    public var comparison: Comparison
+    /// Images up to this many pixels are hashed with `CanonicalHash.hex` (SHA-256); larger ones
+    /// with a 128-bit word hash of the same canonical bytes (see `frameDigest`).
+    public var sha256MaxPixels: Int
+    /// Pixels each decode hashes at most, summed over its frames; frames past the budget are
+    /// compared by size (and `finalRowCount` with `.sameStatus`) only. Both decodes spend it
+    /// alike, frame by frame.
+    public var hashBudgetPixels: Int
+    /// <PREFIX>_VERBOSE and <PREFIX>_STRICT_STATUS, read once.
+    private let verbose: Bool
+    private let strictStatus: Bool
+
+    public init(environmentPrefix: String, limits: Limits, registry: CoderRegistry = .standard,
+                comparison: Comparison, sha256MaxPixels: Int, hashBudgetPixels: Int = .max) {
+        self.environmentPrefix = environmentPrefix
+        self.limits = limits
+        self.registry = registry
+        self.comparison = comparison
+        self.sha256MaxPixels = sha256MaxPixels
+        self.hashBudgetPixels = hashBudgetPixels
+        func flag(_ name: String) -> Bool? {
+            getenv(environmentPrefix + "_" + name).map { String(cString: $0) != "0" }
+        }
+        verbose = flag("VERBOSE") ?? false
+        strictStatus = flag("STRICT_STATUS") ?? true
+    }
+
+    /// Small limits, so that the fuzzer spends its time on logic, not on allocating. Checksums
+    /// are ignored, so that mutated files get past CRC-32 and Adler-32 into the deeper code
+    /// (formats without checksums ignore the option).
+    func options(immediate: Bool) -> DecodingOptions {
+        var options = DecodingOptions()
+        options.limits = limits
+        options.ignoresChecksums = true
+        options.decodesImmediately = immediate
+        return options
+    }
+
+    /// Decodes `size` bytes at `data` both ways and traps on a broken invariant. Call it from
+    /// the target's `LLVMFuzzerTestOneInput`.
+    public func run(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+        let bytes = UnsafeBufferPointer(start: data, count: size)
+        let (whole, thumbnailError) = decodeWhole(bytes)
+        let chunked = decodeChunked(bytes)
+        if verbose {
+            note("whole: \(whole.status) \(whole.count) frames \(whole.frameDescriptions)"
+                + (whole.error.map { " error: \($0)" } ?? "")
+                + (thumbnailError.map { " thumbnail: \($0)" } ?? "") + "\n")
+            note("chunked: \(chunked.status) \(chunked.count) frames \(chunked.frameDescriptions)"
+                + (chunked.error.map { " error: \($0)" } ?? "") + "\n")
+        }
+
+        // Frame 0 decoded whole and the source is complete: its thumbnail must not fail.
+        if whole.status == .complete, whole.hashes.first.flatMap({ $0 }) != nil, let thumbnailError {
+            fatalError("thumbnail(at: 0, maxPixelSize: 32) threw \(thumbnailError), but image(at: 0) of the complete source did not")
+        }
+
+        let compared: Bool
+        switch comparison {
+        case .completeOnly:
+            compared = whole.status == .complete && chunked.status == .complete
+            if !compared, strictStatus, (whole.status == .complete) != (chunked.status == .complete) {
+                fatalError("split dependence: status \(whole.status) whole (\(whole.count) frames), "
+                    + "\(chunked.status) fed in chunks (\(chunked.count) frames)")
+            }
+        case .sameStatus:
+            compared = whole.status == chunked.status
+            if !compared, strictStatus {
+                fatalError("split dependence: status \(whole.status) whole (\(whole.count) frames"
+                    + (whole.error.map { ", \($0)" } ?? "") + "), \(chunked.status) fed in chunks ("
+                    + "\(chunked.count) frames" + (chunked.error.map { ", \($0)" } ?? "") + ")")
+            }
+            if compared, whole.error != chunked.error {
+                fatalError("split dependence: \(whole.status) with error \(whole.error.map { "\($0)" } ?? "nil") whole, "
+                    + "\(chunked.error.map { "\($0)" } ?? "nil") fed in chunks")
+            }
+        }
+        guard compared else { return 0 }
+        // FuzzPNG's messages name no status: it compares `complete` sources only.
+        let status = comparison == .sameStatus ? "\(whole.status), " : ""
+        if whole.count != chunked.count {
+            fatalError("split dependence: \(status)\(whole.count) frames whole, \(chunked.count) fed in chunks")
+        }
+        for index in 0..<min(whole.hashes.count, chunked.hashes.count)
+        where whole.hashes[index] != chunked.hashes[index] {
+            fatalError("split dependence: \(status)frame \(index) hash \(whole.frameDescriptions[index]) whole, "
+                + "\(chunked.frameDescriptions[index]) fed in chunks")
+        }
+        return 0
+    }
+
+    /// What one way of decoding made of the input.
+    private struct Outcome {
+        var status: ImageSourceStatus
+        var count: Int
+        /// Canonical hash of each frame, nil where `image(at:)` threw.
+        var hashes: [String?]
+        /// What `image(at:)` threw for each frame, nil where it did not.
+        var frameErrors: [DecodingError?]
+        /// The error that stopped decoding, if any (`ImageSource.error`).
+        var error: DecodingError?
+
+        /// One word per frame, for <PREFIX>_VERBOSE and trap messages.
+        var frameDescriptions: [String] {
+            zip(hashes, frameErrors).map { hash, error in hash ?? "threw \(error.map { "\($0)" } ?? "?")" }
+        }
+    }
+
+    /// The canonical hash of `image`: `CanonicalHash.hex` (SHA-256) up to `sha256MaxPixels`;
+    /// above that a 128-bit word hash of the same canonical bytes, because SHA-256 under the
+    /// fuzzer's comparison tracing takes seconds for the 16-megapixel images the limits allow
+    /// (a 44-byte PNG took 7.8 s). Both sources go through this function, so their digests stay
+    /// comparable. With `.sameStatus` the image's `finalRowCount` is appended (`/rows N`).
+    private func frameDigest(_ image: DecodedImage) -> String {
+        let rows = comparison == .sameStatus ? "/rows \(image.finalRowCount)" : ""
+        if image.width * image.height <= sha256MaxPixels { return CanonicalHash.hex(image) + rows }
+        let bytes = CanonicalHash.canonicalBytes(image)
+        var a: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(bytes.count), b: UInt64 = 0x1319_8A2E_0370_7344
+        bytes.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            var i = 0
+            while i < words {
+                let w = raw.loadUnaligned(fromByteOffset: i &* 8, as: UInt64.self)
+                a = (a ^ w) &* 0x9E37_79B9_7F4A_7C15
+                a ^= a >> 29
+                b = (b &+ w) &* 0xC2B2_AE3D_27D4_EB4F
+                b ^= b >> 31
+                i &+= 1
+            }
+            var j = words &* 8
+            while j < raw.count {
+                a = (a ^ UInt64(raw[j])) &* 0x9E37_79B9_7F4A_7C15
+                j &+= 1
+            }
+        }
+        return "\(image.width)x\(image.height):" + String(a, radix: 16) + "-" + String(b, radix: 16) + rows
+    }
+
+    /// Every frame's canonical hash (nil where `image(at:)` threw) and error, in order.
+    private func hashFrames(_ source: ImageSource) -> (hashes: [String?], errors: [DecodingError?]) {
+        var hashes: [String?] = [], errors: [DecodingError?] = []
+        let count = source.count
+        var budget = hashBudgetPixels
+        hashes.reserveCapacity(count)
+        errors.reserveCapacity(count)
+        for index in 0..<count {
+            do {
+                let image = try source.image(at: index)
+                let pixels = image.width * image.height
+                if pixels <= budget {
+                    budget -= pixels
+                    hashes.append(frameDigest(image))
+                } else {
+                    hashes.append("\(image.width)x\(image.height) unhashed"
+                        + (comparison == .sameStatus ? "/rows \(image.finalRowCount)" : ""))
+                }
+                errors.append(nil)
+            } catch {
+                hashes.append(nil)
+                errors.append(error)
+            }
+        }
+        return (hashes, errors)
+    }
+
+    /// Decodes `bytes` whole.
+    private func decodeWhole(_ bytes: UnsafeBufferPointer<UInt8>) -> (Outcome, thumbnailError: DecodingError?) {
+        let source = ImageSource(bytes: bytes, options: options(immediate: false), registry: registry)
+        let (hashes, errors) = hashFrames(source)
+        let count = source.count
+        _ = source.properties
+        for index in -1...count { _ = source.properties(at: index) }
+        _ = source.status(at: 0)
+        let status = source.status
+        var thumbnailError: DecodingError?
+        do {
+            _ = try source.thumbnail(at: 0, maxPixelSize: 32)
+        } catch {
+            thumbnailError = error
+        }
+        return (Outcome(status: status, count: count, hashes: hashes, frameErrors: errors, error: source.error),
+                thumbnailError)
+    }
+
+    /// Decodes `bytes` fed in chunks of 1...4096 bytes drawn from a hash of the input.
+    private func decodeChunked(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
+        let source = ImageSource(incremental: options(immediate: true), registry: registry)
+        var rng = SplitMix64(state: fnv1a(bytes))
+        var offset = 0
+        var midStreamRequests = 0
+        if bytes.isEmpty { source.append(EmptyCollection<UInt8>(), final: true) }
+        while offset < bytes.count {
+            // Log-uniform sizes: small chunks (the interesting splits) are as likely as large ones.
+            let bits = Int(rng.next() % 13)                         // 0...12
+            let size = 1 + Int(rng.next() % (UInt64(1) << UInt64(bits)))   // 1...4096
+            let end = min(bytes.count, offset + size)
+            source.append(bytes[offset..<end], final: end == bytes.count)
+            offset = end
+            // Now and then, a partial image of the last frame known so far (bounded, to stay fast).
+            if offset < bytes.count, midStreamRequests < 8, rng.next() % 4 == 0 {
+                midStreamRequests += 1
+                _ = source.status
+                let count = source.count
+                if count > 0 { _ = try? source.image(at: count - 1) }
+            }
+        }
+        let (hashes, errors) = hashFrames(source)
+        return Outcome(status: source.status, count: source.count, hashes: hashes, frameErrors: errors,
+                       error: source.error)
+    }
+}
+
+/// SplitMix64: a small deterministic generator seeded from the input.
+private struct SplitMix64 {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// FNV-1a over the input, the seed of the chunk sizes.
+private func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var h: UInt64 = 0xCBF2_9CE4_8422_2325
+    for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+    return h
+}
+
+/// Writes `line` to stderr at once (no buffering, so it comes out before a trap).
+private func note(_ line: String) {
+    var line = line
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+/// The type of `LLVMFuzzerTestOneInput`.
+public typealias TestOneInput = @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runDriver(_ argc: UnsafeMutablePointer<CInt>,
+                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                       _ body: TestOneInput) -> CInt
+
+/// Starts libFuzzer's driver with the command line; call it from the target's `<Target>_main`
+/// (the symbol SwiftPM's `main` alias points to; FUZZING.md in shared/, beside the project root).
+public func runLibFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                         _ body: TestOneInput) -> CInt {
+    var c = argc, v = argv
+    return runDriver(&c, &v, body)
+}
