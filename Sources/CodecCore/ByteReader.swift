@@ -12,8 +12,6 @@ public struct ByteReader {
         self.position = position
     }
 
-    public var remaining: Int { max(0, bytes.count - position) }
-
     public mutating func readU8() -> UInt8? {
         guard position < bytes.count, position >= 0 else { overran = true; return nil }
         defer { position += 1 }

@@ -34,12 +34,6 @@ public struct InputBuffer: Sendable {
         position >= 0 && position < bytes.count ? bytes[position] : nil
     }
 
-    /// A big-endian 16-bit value at `position`, or nil if short.
-    public func u16BE(at position: Int) -> UInt16? {
-        guard position >= 0, position + 2 <= bytes.count else { return nil }
-        return UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
-    }
-
     /// A big-endian 32-bit value at `position`, or nil if short.
     public func u32BE(at position: Int) -> UInt32? {
         guard position >= 0, position + 4 <= bytes.count else { return nil }
@@ -51,13 +45,6 @@ public struct InputBuffer: Sendable {
     public func u16LE(at position: Int) -> UInt16? {
         guard position >= 0, position + 2 <= bytes.count else { return nil }
         return UInt16(bytes[position]) | UInt16(bytes[position + 1]) << 8
-    }
-
-    /// A little-endian 32-bit value at `position`, or nil if short.
-    public func u32LE(at position: Int) -> UInt32? {
-        guard position >= 0, position + 4 <= bytes.count else { return nil }
-        return UInt32(bytes[position]) | UInt32(bytes[position + 1]) << 8
-            | UInt32(bytes[position + 2]) << 16 | UInt32(bytes[position + 3]) << 24
     }
 
     /// Whether `count` bytes from `position` have arrived.

@@ -23,8 +23,8 @@ struct GIFScreenDescriptor: Equatable {
             throw .invalidData("GIF signature is not GIF87a or GIF89a")
         }
         version89a = b[4] == 0x39
-        width = Int(b[6]) | Int(b[7]) << 8
-        height = Int(b[8]) | Int(b[9]) << 8
+        width = Int(input.u16LE(at: 6) ?? 0)
+        height = Int(input.u16LE(at: 8) ?? 0)
         guard width > 0, height > 0 else { throw .invalidData("logical screen width or height is zero") }
         let packed = b[10]
         globalColorTableBytes = packed & 0x80 != 0 ? 3 << (Int(packed & 7) + 1) : 0
