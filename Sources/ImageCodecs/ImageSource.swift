@@ -19,6 +19,8 @@ public final class ImageSource: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Appends so far and the tasks waiting for the next one (``ImageSource+Changes.swift``).
+    let changes = Mutex(Changes())
 
     /// A source over complete data.
     public convenience init(bytes: some Collection<UInt8>, options: DecodingOptions = .init(),
@@ -40,6 +42,7 @@ public final class ImageSource: Sendable {
             if final { s.input.markFinal() }
             Self.advance(&s)
         }
+        announceChange()
     }
 
     /// Takes all the data so far (ImageIO's `CGImageSourceUpdateData`); only the bytes past
@@ -51,6 +54,7 @@ public final class ImageSource: Sendable {
             if final { s.input.markFinal() }
             Self.advance(&s)
         }
+        announceChange()
     }
 
     private static func advance(_ s: inout State) {
