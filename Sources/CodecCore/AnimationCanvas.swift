@@ -12,7 +12,7 @@ public struct AnimationCanvas: Sendable {
     /// The canvas with the frames drawn so far; nil until a frame has been planned.
     public private(set) var compositor: AnimationCompositor?
     /// The last frame drawn.
-    public private(set) var composedIndex = -1
+    public internal(set) var composedIndex = -1
     /// The frame drawing started from; the canvas shows frame ``composedIndex`` only when
     /// `composedIndex >= firstComposed`.
     private var firstComposed = 0
@@ -21,6 +21,12 @@ public struct AnimationCanvas: Sendable {
     private var stopsAtFirst = false
     /// Per frame, the latest frame from which it and every later frame can be composed.
     private var startingPoints: [Int] = []
+    /// Canvases allocated (and cleared) so far: one per restart of the composition, never one
+    /// per frame or per append.
+    public private(set) var canvasAllocations = 0
+    /// The frame a decoder is drawing straight into the canvas, not finished yet
+    /// (``compose(through:frame:makeImage:drawing:)``).
+    var drawing: Int?
 
     /// A plan for a `width × height` canvas; the caller has checked the size against ``Limits``.
     public init(width: Int, height: Int) {
@@ -30,26 +36,47 @@ public struct AnimationCanvas: Sendable {
 
     /// Readies the canvas for composing frame `index` and returns the next frame to draw
     /// (`index + 1` when the canvas already shows it). `frame(j)` gives frame j's properties.
+    ///
+    /// The canvas is kept when it can go on to frame `index`: it shows a frame at or after the
+    /// starting point and not after `index`, or it is new from that starting point (a first frame
+    /// still arriving), and no frame later than `index` is half drawn on it.
     public mutating func prepare(toShow index: Int, frame: (Int) -> FrameProperties) -> Int {
         let start = independent(index, frame) ? index : startingPoint(index, frame)
-        let showsComposed = compositor != nil && composedIndex >= firstComposed
-        if showsComposed && composedIndex >= start - 1 && composedIndex <= index && (!stopsAtFirst || composedIndex == index) {
+        let fromStart = composedIndex >= firstComposed ? composedIndex >= start - 1 : firstComposed == start
+        if compositor != nil && composedIndex <= index && fromStart
+            && (!stopsAtFirst || index == firstComposed) && (drawing.map { index >= $0 } ?? true) {
             return composedIndex + 1
         }
         compositor = AnimationCompositor(width: width, height: height)
+        canvasAllocations += 1
         composedIndex = start - 1
         firstComposed = start
+        drawing = nil
         stopsAtFirst = start > 0 && restoresPredecessors(start, frame)
         return start
     }
 
+    /// The frame to decode as bytes arrive (``DecodingOptions/decodesImmediately``): the one
+    /// after the last frame composed on `canvas`, or the last of `frameCount` known. One frame
+    /// at a time, so that a caller taking each frame as it completes finds it on the canvas and
+    /// never makes the composition start over.
+    public static func immediateTarget(_ canvas: AnimationCanvas?, frameCount: Int) -> Int {
+        min(frameCount - 1, (canvas?.composedIndex ?? -1) + 1)
+    }
+
     /// Draws finished frame `index` (the one ``prepare(toShow:frame:)`` returned, or the next).
     public mutating func draw(_ raster: Raster, frame index: Int, _ p: FrameProperties, blend: Blend) {
-        guard var canvas = compositor else { return }
-        compositor = nil
-        canvas.draw(raster, in: FrameRect(x: p.x, y: p.y, width: p.width, height: p.height), disposal: p.disposal, blend: blend)
-        compositor = canvas
+        modifyCompositor { $0.draw(raster, in: FrameRect(x: p.x, y: p.y, width: p.width, height: p.height), disposal: p.disposal, blend: blend) }
         composedIndex = index
+    }
+
+    /// Runs `body` on the compositor without a second reference to its canvas, so that writing
+    /// the canvas copies nothing (nothing is done when there is no compositor).
+    mutating func modifyCompositor<R, E: Error>(_ body: (inout AnimationCompositor) throws(E) -> R) throws(E) -> R? {
+        guard var canvas = compositor else { return nil }
+        compositor = nil
+        defer { compositor = canvas }
+        return try body(&canvas)
     }
 
     /// The canvas with an unfinished frame drawn on a copy, leaving the plan as it is.

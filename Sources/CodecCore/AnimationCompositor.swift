@@ -54,6 +54,23 @@ public struct AnimationCompositor: Sendable {
         lastDisposal = disposal
     }
 
+    /// Applies the previous frame's disposal, then readies `rect` for a frame that its decoder
+    /// draws straight into the canvas (``withPixels(_:)``), saving what lies under it when its
+    /// own disposal is `previous`. The result is the same as ``draw(_:in:disposal:blend:)``
+    /// with the decoded frame.
+    public mutating func begin(_ rect: FrameRect, disposal: Disposal) {
+        applyPendingDisposal()
+        let target = rect.clipped(toWidth: width, height: height)
+        if disposal == .previous { saved = copyOut(target) }
+        lastRect = target
+        lastDisposal = disposal
+    }
+
+    /// Calls `body` with the canvas's first pixel, for a decoder drawing into it.
+    public mutating func withPixels<R, E: Error>(_ body: (UnsafeMutablePointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        try canvas.withUnsafeMutableBufferPointer { (p) throws(E) -> R in try body(p.baseAddress!) }
+    }
+
     /// Porter–Duff "source over" on straight alpha (PNG 3rd edition §13.16 "Alpha channel
     /// processing", which APNG's APNG_BLEND_OP_OVER names): with αs and αd in 0…1,
     /// αo = αs + αd(1−αs) and Co = (Cs·αs + Cd·αd(1−αs)) / αo, in integers rounded to nearest.

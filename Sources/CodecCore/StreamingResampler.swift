@@ -1,6 +1,13 @@
-/// Shrinks an RGBA8 image row by row with an area (box) filter, so a thumbnail never needs
-/// the full-size image in memory: each output pixel is the alpha-weighted mean of the
+/// Shrinks an RGBA8 image with an area (box) filter while it is decoded, so a thumbnail never
+/// needs the full-size image in memory: each output pixel is the alpha-weighted mean of the
 /// input pixels that map into it.
+///
+/// Input pixels may come in any order and any number of calls — whole rows top to bottom, the
+/// sparse pixels of an Adam7 pass, the rows of an interlaced GIF, a frame placed at an offset on
+/// its canvas — because each output pixel keeps running sums: Σ r·a, Σ g·a, Σ b·a and Σ a. Its
+/// pixel count is fixed by the geometry, so input pixels never given count as transparent (an
+/// animation canvas outside the first frame's rectangle). The result is the same whatever the
+/// order, and equal to ``resample(_:toWidth:height:)`` of the full image.
 public struct StreamingResampler: Sendable {
     public let inputWidth: Int
     public let inputHeight: Int
@@ -8,11 +15,13 @@ public struct StreamingResampler: Sendable {
     public let outputHeight: Int
     /// Output column of each input column.
     private let columnMap: [Int32]
-    /// Per output column of the row being gathered: Σ r·a, Σ g·a, Σ b·a, Σ a, count.
+    /// Input columns and rows that map into each output column and row.
+    private let columnCounts: [Int]
+    private let rowCounts: [Int]
+    /// Per output pixel: Σ r·a, Σ g·a, Σ b·a, Σ a.
     private var sums: [UInt64]
-    private var currentOutputRow = 0
-    private var nextInputRow = 0
-    private var output: [UInt8]
+    /// Input rows from the top that are final, as the caller declared.
+    private var finalInputRows = 0
 
     /// The output size that fits `maxPixelSize` on the longer side, keeping the aspect ratio
     /// (never larger than the input, never zero).
@@ -24,59 +33,84 @@ public struct StreamingResampler: Sendable {
         return (min(w, maxPixelSize), min(h, maxPixelSize))
     }
 
+    /// Bytes held per output pixel: four running sums and, when asked, the RGBA8 output.
+    public static let bytesPerOutputPixel = 36
+
+    /// A resampler from `inputWidth × inputHeight` to an output no larger; the caller has
+    /// checked the output size against ``Limits`` with ``bytesPerOutputPixel``.
     public init(inputWidth: Int, inputHeight: Int, outputWidth: Int, outputHeight: Int) {
         self.inputWidth = inputWidth
         self.inputHeight = inputHeight
         self.outputWidth = outputWidth
         self.outputHeight = outputHeight
         columnMap = (0..<inputWidth).map { Int32($0 * outputWidth / inputWidth) }
-        sums = [UInt64](repeating: 0, count: outputWidth * 5)
-        output = [UInt8](repeating: 0, count: outputWidth * outputHeight * 4)
+        var columns = [Int](repeating: 0, count: outputWidth), rows = [Int](repeating: 0, count: outputHeight)
+        for x in 0..<inputWidth { columns[x * outputWidth / inputWidth] += 1 }
+        for y in 0..<inputHeight { rows[y * outputHeight / inputHeight] += 1 }
+        columnCounts = columns
+        rowCounts = rows
+        sums = [UInt64](repeating: 0, count: outputWidth * outputHeight * 4)
     }
 
-    /// Rows of the output that are final.
-    public var finishedOutputRows: Int { currentOutputRow }
+    /// Output rows that are final: those whose input rows are all among the final ones.
+    public var finishedOutputRows: Int {
+        if finalInputRows >= inputHeight { return outputHeight }
+        return finalInputRows * outputHeight / inputHeight
+    }
 
-    /// Takes the next input row (RGBA8, `inputWidth` pixels).
-    public mutating func consume(row: UnsafeBufferPointer<UInt8>) {
-        guard nextInputRow < inputHeight else { return }
-        let target = nextInputRow * outputHeight / inputHeight
-        if target != currentOutputRow { flush() }
-        currentOutputRow = target
+    /// Declares input rows `0..<rows` final (every pixel of them given), for partial output.
+    public mutating func markFinal(rows: Int) {
+        finalInputRows = max(finalInputRows, min(rows, inputHeight))
+    }
+
+    /// Adds `count` pixels (RGBA8, `pixels[i * 4]`) at input row `y`, columns `x`, `x + step`,
+    /// `x + 2·step`…; the caller keeps them inside the input.
+    public mutating func accumulate(_ pixels: UnsafePointer<UInt8>, count: Int, x: Int, step: Int = 1, y: Int) {
+        let rowBase = (y * outputHeight / inputHeight) * outputWidth
         sums.withUnsafeMutableBufferPointer { s in
             columnMap.withUnsafeBufferPointer { map in
-                for x in 0..<inputWidth {
-                    let o = Int(map[x]) * 5, p = x * 4
-                    let a = UInt64(row[p + 3])
-                    s[o] &+= UInt64(row[p]) &* a
-                    s[o + 1] &+= UInt64(row[p + 1]) &* a
-                    s[o + 2] &+= UInt64(row[p + 2]) &* a
-                    s[o + 3] &+= a
-                    s[o + 4] &+= 1
+                var column = x
+                for i in 0..<count {
+                    let p = pixels + i &* 4
+                    let a = UInt64(p[3])
+                    if a != 0 {
+                        let o = (rowBase &+ Int(map[column])) &* 4
+                        s[o] &+= UInt64(p[0]) &* a
+                        s[o &+ 1] &+= UInt64(p[1]) &* a
+                        s[o &+ 2] &+= UInt64(p[2]) &* a
+                        s[o &+ 3] &+= a
+                    }
+                    column &+= step
                 }
             }
         }
-        nextInputRow += 1
-        if nextInputRow == inputHeight { flush(); currentOutputRow = outputHeight }
     }
 
-    private mutating func flush() {
-        let base = currentOutputRow * outputWidth * 4
-        for ox in 0..<outputWidth {
-            let o = ox * 5
-            let alphaSum = sums[o + 3], count = sums[o + 4]
-            guard count > 0 else { continue }
-            if alphaSum > 0 {
-                for c in 0..<3 { output[base + ox * 4 + c] = UInt8((sums[o + c] + alphaSum / 2) / alphaSum) }
-            }
-            output[base + ox * 4 + 3] = UInt8((alphaSum + count / 2) / count)
-        }
-        for i in sums.indices { sums[i] = 0 }
+    /// Takes input row `y` whole (RGBA8, `inputWidth` pixels) and declares the rows above it final.
+    public mutating func consume(row: UnsafeBufferPointer<UInt8>, y: Int) {
+        guard let base = row.baseAddress else { return }
+        accumulate(base, count: inputWidth, x: 0, y: y)
+        if y == finalInputRows { markFinal(rows: y + 1) }
     }
 
-    /// The output so far: rows `0..<finishedOutputRows` are final.
+    /// The output as it stands: rows `0..<finishedOutputRows` are final.
     public var raster: Raster {
-        Raster(width: outputWidth, height: outputHeight, bytesPerPixel: 4, pixels: output)
+        var output = [UInt8](repeating: 0, count: outputWidth * outputHeight * 4)
+        output.withUnsafeMutableBufferPointer { out in
+            sums.withUnsafeBufferPointer { s in
+                for oy in 0..<outputHeight {
+                    for ox in 0..<outputWidth {
+                        let i = oy * outputWidth + ox
+                        let count = UInt64(rowCounts[oy] * columnCounts[ox])
+                        let alphaSum = s[i * 4 + 3]
+                        guard count > 0, alphaSum > 0 else { continue }
+                        for c in 0..<3 { out[i * 4 + c] = UInt8((s[i * 4 + c] + alphaSum / 2) / alphaSum) }
+                        out[i * 4 + 3] = UInt8((alphaSum + count / 2) / count)
+                    }
+                }
+            }
+        }
+        return Raster(width: outputWidth, height: outputHeight, bytesPerPixel: 4, pixels: output)
     }
 
     /// Shrinks a whole raster in one call.
@@ -85,7 +119,7 @@ public struct StreamingResampler: Sendable {
                                    outputWidth: width, outputHeight: height)
         image.pixels.withUnsafeBufferPointer { all in
             for y in 0..<image.height {
-                r.consume(row: UnsafeBufferPointer(rebasing: all[(y * image.bytesPerRow)..<((y + 1) * image.bytesPerRow)]))
+                r.consume(row: UnsafeBufferPointer(rebasing: all[(y * image.bytesPerRow)..<((y + 1) * image.bytesPerRow)]), y: y)
             }
         }
         return r.raster

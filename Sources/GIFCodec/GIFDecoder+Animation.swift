@@ -5,11 +5,12 @@ import CodecCore
 ///
 /// Every image is drawn with `over`: GIF alpha is 0 or 255, so Porter–Duff over is "replace
 /// where opaque", and pixels of the transparent index, or not decoded yet, leave the canvas as
-/// it was. A finished image without a transparent index is opaque throughout and is copied.
+/// it was. Each image is decoded straight onto the canvas (``AnimationCanvas/compose(through:frame:makeImage:drawing:)``):
+/// no frame-sized buffer, for any disposal.
 extension GIFDecoder {
     /// The canvas after frame `index`, decoding and drawing the frames from the best starting
-    /// point; nil when `makeImage` is false or the frame is still incomplete without an image
-    /// asked for. A frame whose data is incomplete is drawn as far as it goes.
+    /// point straight onto the canvas; nil when `makeImage` is false. A frame whose data is
+    /// incomplete is drawn as far as it goes (an interlaced one shown as a coarse preview).
     func composite(_ index: Int, _ input: InputBuffer, makeImage: Bool = true) throws(DecodingError) -> DecodedImage? {
         guard let screen = container.screen else { throw .invalidRequest("header not read yet") }
         var plan = canvas ?? AnimationCanvas(width: screen.width, height: screen.height)
@@ -17,19 +18,34 @@ extension GIFDecoder {
         defer { canvas = plan }
         let frames = container.frames
         let composed = try plan.compose(through: index, frame: { frames[$0].properties }, makeImage: makeImage) {
-            (j) throws(DecodingError) -> FrameState in
-            let decoder = try frameDecoder(j, frames[j], input)
+            (j, region) throws(DecodingError) -> DrawnFrameState in
+            let decoder = frameDecoder(j, frames[j], input, isNew: region.isNew)
+            try decoder.decode(frames[j], input: input, into: region)
             guard decoder.finished else {
-                // Pixels not decoded yet are transparent in the preview, so `over` keeps the canvas there.
-                return .partial(preview: { decoder.hasPixels ? decoder.preview() : nil }, blend: .over,
-                                finalRows: frames[j].properties.y + decoder.finalRowCount)
+                let rect = region.rect
+                return .partial(finalRows: rect.y + decoder.finalRowCount, preview: decoder.interlaced ? {
+                    decoder.expandPreview(&$0, canvasWidth: screen.width, rect: rect)
+                } : nil)
             }
-            // A finished image has every visible pixel; without a transparent index all are opaque,
-            // so `source` (a copy) draws the same as `over`.
             pending = nil
-            return .finished(decoder.raster)
+            return .finished
         }
         return composed.map { image($0.pixels, screen, finalRows: $0.finalRows) }
+    }
+
+    /// The first frame shrunk as its rows are decoded: it is drawn on a transparent canvas, so
+    /// the canvas is the frame's pixels where it lies and transparent elsewhere.
+    func shrinkFirstFrame(width: Int, height: Int, _ input: InputBuffer) throws(DecodingError) -> DecodedImage? {
+        guard let screen = container.screen, let frame = container.frames.first else { return nil }
+        _ = try options.limits.checkedRasterBytes(width: width, height: height,
+                                                  bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
+        let resampler = StreamingResampler(inputWidth: screen.width, inputHeight: screen.height,
+                                           outputWidth: width, outputHeight: height)
+        let decoder = GIFFrameDecoder(frame: frame, input: input, thumbnail: resampler)
+        try decoder.decode(frame, input: input, into: nil)
+        guard let shrunk = decoder.resampler else { return nil }
+        return DecodedImage(raster: shrunk.raster, finalRowCount: decoder.finished ? height : shrunk.finishedOutputRows,
+                            options: options)
     }
 
     private func image(_ pixels: [UInt8], _ screen: GIFScreenDescriptor, finalRows: Int) -> DecodedImage {
@@ -37,20 +53,12 @@ extension GIFDecoder {
                      finalRowCount: min(finalRows, screen.height), options: options)
     }
 
-    /// The decoder for frame `j`, resumed if it is the one in progress, fed what has arrived.
-    private func frameDecoder(_ j: Int, _ frame: GIFFrameData, _ input: InputBuffer) throws(DecodingError) -> GIFFrameDecoder {
-        let decoder: GIFFrameDecoder
-        if let pending, pending.index == j {
-            decoder = pending.decoder
-        } else {
-            let p = frame.properties
-            if p.width > 0 && p.height > 0 {
-                _ = try options.limits.checkedRasterBytes(width: p.width, height: p.height, bytesPerPixel: 4)
-            }
-            decoder = GIFFrameDecoder(frame: frame, input: input)
-            pending = (j, decoder)
-        }
-        try decoder.decode(frame, input: input)
+    /// The decoder for frame `j`: the one in progress, unless the frame starts anew on a new
+    /// canvas (what it drew before is gone).
+    private func frameDecoder(_ j: Int, _ frame: GIFFrameData, _ input: InputBuffer, isNew: Bool) -> GIFFrameDecoder {
+        if !isNew, let pending, pending.index == j { return pending.decoder }
+        let decoder = GIFFrameDecoder(frame: frame, input: input)
+        pending = (j, decoder)
         return decoder
     }
 }

@@ -36,7 +36,9 @@ public final class GIFDecoder: ImageDecoding {
             self.error = error
             throw error
         }
-        if options.decodesImmediately, frameCount > 0 { _ = try? composite(frameCount - 1, input, makeImage: false) }
+        if options.decodesImmediately, frameCount > 0 {
+            _ = try? composite(AnimationCanvas.immediateTarget(canvas, frameCount: frameCount), input, makeImage: false)
+        }
     }
 
     /// The screen size, loop count and metadata. `hasAlpha` says whether an image so far has
@@ -80,9 +82,13 @@ public final class GIFDecoder: ImageDecoding {
         return image
     }
 
-    /// GIF frames are composed on the full canvas; thumbnails shrink the composed frame.
+    /// The first frame (a still image, or an animation's first frame) is shrunk as it is
+    /// decoded; later frames are composed on earlier ones and shrunk from the composed canvas.
+    /// A first frame already composed is shrunk from the canvas.
     public func streamingThumbnail(at index: Int, width: Int, height: Int,
                                    input: InputBuffer) throws(DecodingError) -> DecodedImage? {
-        nil
+        if let error { throw error }
+        guard index == 0, (canvas?.composedIndex ?? -1) < 0 else { return nil }
+        return try shrinkFirstFrame(width: width, height: height, input)
     }
 }

@@ -1,14 +1,15 @@
 import CodecCore
 
-/// Decodes one image's LZW data (GIF89a §22, Appendix F) into an RGBA8 raster the size of the
-/// image's part of the logical screen, resumable at any input byte.
+/// Decodes one image's LZW data (GIF89a §22, Appendix F) straight onto the animation canvas,
+/// or into a thumbnail's resampler, resumable at any input byte.
 ///
 /// The container hands over the payload ranges of the data sub-blocks known so far on every
 /// call; their bytes are gathered into a staging buffer so that the LZW decoder runs over many
 /// sub-blocks at once. Codes become colour indices in an output window; each complete row goes
-/// through the colour table into the raster (in the Appendix E order when interlaced). Columns
-/// and rows outside the logical screen are decoded and dropped; once no visible row is left,
-/// decoding stops. Pixels not decoded yet stay transparent, so the canvas shows through them.
+/// through the colour table onto the image's rectangle of the canvas (in the Appendix E order
+/// when interlaced), leaving the canvas as it is under pixels of the transparent index — GIF's
+/// only blend. Columns and rows outside the logical screen are decoded and dropped; once no
+/// visible row is left, decoding stops. Pixels not decoded yet leave the canvas as it is.
 ///
 /// Broken data is an error for this frame, as in Wuffs (Chromium's GIF decoder) and giflib: a
 /// minimum code size above 8, a code beyond the table, an end code before the last visible
@@ -19,12 +20,19 @@ final class GIFFrameDecoder {
     /// The declared image size; rows wrap at `width`.
     let width: Int
     let height: Int
-    /// The decoded part of the image that lies on the logical screen, `visibleWidth × visibleHeight`.
-    private(set) var raster: Raster
+    /// The size of the image's part of the logical screen, where its rows are drawn.
     private let visibleWidth: Int
     private let visibleHeight: Int
-    private let interlaced: Bool
+    let interlaced: Bool
     private let colors: [UInt32]
+    /// The transparent index, whose pixels leave the canvas as it is.
+    private let transparentIndex: UInt8?
+    /// Where rows go during a ``decode(_:input:into:)`` call: the canvas, or else the resampler.
+    private var region: CanvasRegion?
+    /// The thumbnail rows are shrunk into, the image's place on its input, and one RGBA8 row.
+    private(set) var resampler: StreamingResampler?
+    private let origin: (x: Int, y: Int)
+    private var scratch: [UInt8] = []
     private var lzw: LZWDecoder?
     /// The LZW output window: colour indices already written out (kept for the decoder to copy
     /// strings from), then the rest of the current row. `indices[0]` is output position `base`.
@@ -55,17 +63,20 @@ final class GIFFrameDecoder {
     /// The error that stopped decoding, thrown again on every later call.
     private var failure: DecodingError?
 
-    /// A decoder for `frame`, drawn into a raster of its visible part (the caller has checked
-    /// that size against the limits; it may be empty).
-    init(frame: GIFFrameData, input: InputBuffer) {
+    /// A decoder for `frame` (its visible part may be empty), drawing onto the canvas region
+    /// each call hands over, or into `thumbnail`, whose input is the logical screen.
+    init(frame: GIFFrameData, input: InputBuffer, thumbnail: StreamingResampler? = nil) {
         width = frame.declared.width
         height = frame.declared.height
         interlaced = frame.interlaced
         visibleWidth = frame.properties.width
         visibleHeight = frame.properties.height
         visibleRowsLeft = visibleHeight
-        raster = Raster(width: visibleWidth, height: visibleHeight, bytesPerPixel: 4)
         colors = GIFColorTable(frame.colorTable, transparentIndex: frame.transparentIndex, input: input).entries
+        transparentIndex = frame.transparentIndex.flatMap { $0 < 256 ? UInt8($0) : nil }
+        resampler = thumbnail
+        origin = (frame.properties.x, frame.properties.y)
+        if thumbnail != nil { scratch = [UInt8](repeating: 0, count: visibleWidth * 4) }
         pixelCount = width * height
         windowSize = max(2 * width, min(1 << 16, pixelCount))
         indices = []
@@ -78,12 +89,12 @@ final class GIFFrameDecoder {
         return interlaced ? 0 : min(rowInPass, visibleHeight)
     }
 
-    /// Whether any pixel has been decoded into the raster.
-    var hasPixels: Bool { finished ? visibleWidth > 0 && visibleHeight > 0 : pass > 0 || rowInPass > 0 }
-
-    /// Decodes as far as the data of `frame` that has arrived allows.
-    func decode(_ frame: GIFFrameData, input: InputBuffer) throws(DecodingError) {
+    /// Decodes as far as the data of `frame` that has arrived allows, drawing onto `region`
+    /// (the image's rectangle of the canvas) or, when it is nil, into the resampler.
+    func decode(_ frame: GIFFrameData, input: InputBuffer, into region: CanvasRegion?) throws(DecodingError) {
         if let failure { throw failure }
+        self.region = region
+        defer { self.region = nil }
         do {
             try resume(frame, input)
         } catch {
@@ -137,13 +148,14 @@ final class GIFFrameDecoder {
         while stagedEnd < staged.count && segmentIndex < segments.count {
             let segment = segments[segmentIndex]
             if position < segment.lowerBound { position = segment.lowerBound }
-            let n = min(min(segment.upperBound, input.count) - position, staged.count - stagedEnd)
-            if n > 0 {
-                input.withBytes(position..<(position + n)) { src in
-                    staged.withUnsafeMutableBufferPointer { dst in
-                        (dst.baseAddress! + stagedEnd).update(from: src.baseAddress!, count: n)
-                    }
+            let end = min(min(segment.upperBound, input.count), position + staged.count - stagedEnd)
+            let n = input.withContiguousRun(from: position, to: end) { src in
+                staged.withUnsafeMutableBufferPointer { dst in
+                    if let from = src.baseAddress { (dst.baseAddress! + stagedEnd).update(from: from, count: src.count) }
                 }
+                return src.count
+            }
+            if n > 0 {
                 position += n
                 stagedEnd += n
                 added += n
@@ -213,23 +225,46 @@ final class GIFFrameDecoder {
     private func writeRow(from start: Int) {
         let y = currentRow
         if y < visibleHeight {
-            let n = visibleWidth
-            raster.pixels.withUnsafeMutableBytes { raw in
-                indices.withUnsafeBufferPointer { idx in
-                    colors.withUnsafeBufferPointer { table in
-                        let out = raw.baseAddress! + y * visibleWidth * 4
-                        let src = idx.baseAddress! + start
-                        for x in 0..<n {
-                            let pixel = table[Int(src[x])]
-                            out.storeBytes(of: pixel, toByteOffset: x &* 4, as: UInt32.self)
-                        }
-                    }
+            indices.withUnsafeBufferPointer { idx in
+                let src = idx.baseAddress! + start
+                if let region {
+                    draw(src, into: UnsafeMutableRawPointer(region.row(y)))
+                } else {
+                    shrink(src, row: y)
                 }
             }
             visibleRowsLeft -= 1
             if visibleRowsLeft == 0 { finished = true; return }
         }
         advanceRow()
+    }
+
+    /// Draws a row of indices over a canvas row: every pixel of an image without a transparent
+    /// index, else every pixel whose index is not the transparent one.
+    private func draw(_ src: UnsafePointer<UInt8>, into out: UnsafeMutableRawPointer) {
+        colors.withUnsafeBufferPointer { table in
+            if let transparent = transparentIndex {
+                for x in 0..<visibleWidth where src[x] != transparent {
+                    out.storeBytes(of: table[Int(src[x])], toByteOffset: x &* 4, as: UInt32.self)
+                }
+            } else {
+                for x in 0..<visibleWidth {
+                    out.storeBytes(of: table[Int(src[x])], toByteOffset: x &* 4, as: UInt32.self)
+                }
+            }
+        }
+    }
+
+    /// Adds a row of indices, as colours, to the thumbnail at the image's place on the screen.
+    private func shrink(_ src: UnsafePointer<UInt8>, row y: Int) {
+        scratch.withUnsafeMutableBytes { raw in
+            colors.withUnsafeBufferPointer { table in
+                for x in 0..<visibleWidth { raw.storeBytes(of: table[Int(src[x])], toByteOffset: x &* 4, as: UInt32.self) }
+            }
+            let pixels = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            resampler?.accumulate(pixels, count: visibleWidth, x: origin.x, y: origin.y + y)
+        }
+        if !interlaced { resampler?.markFinal(rows: origin.y + y + 1) }
     }
 
     private func advanceRow() {
@@ -253,13 +288,10 @@ final class GIFFrameDecoder {
         return p < pass || (p == pass && (y - GIFInterlace.startRow[p]) / GIFInterlace.rowStep[p] < rowInPass)
     }
 
-    /// The raster, with the rows of an unfinished interlaced image not yet decoded filled from
-    /// the decoded rows above them.
-    func preview() -> Raster {
-        guard interlaced && !finished else { return raster }
-        var copy = raster
-        GIFInterlace.expandPreview(&copy.pixels, bytesPerRow: copy.bytesPerRow, height: copy.height,
-                                   written: isRowWritten)
-        return copy
+    /// Fills the rows of this unfinished interlaced image that are not decoded yet, in a copy of
+    /// the canvas whose image rectangle is `rect`, from the decoded rows above them.
+    func expandPreview(_ canvas: inout [UInt8], canvasWidth: Int, rect: FrameRect) {
+        guard interlaced && !finished else { return }
+        GIFInterlace.expandPreview(&canvas, bytesPerRow: canvasWidth * 4, rect: rect, written: isRowWritten)
     }
 }

@@ -1,3 +1,5 @@
+import CodecCore
+
 /// The four-pass row order of interlaced images (GIF89a §20 "Interlace Flag" and Appendix E
 /// "Interlaced Images"): every 8th row from row 0, every 8th from row 4, every 4th from row 2,
 /// then every 2nd from row 1.
@@ -21,17 +23,18 @@ enum GIFInterlace {
 
     /// Fills the rows of a partially decoded interlaced image that have not arrived from the
     /// row above them that has, within the block that row stands for, so the image reads as a
-    /// coarse preview (the "Haeberli" row replication browsers use). `written(y)` says whether
-    /// row `y` holds decoded pixels; rows with no such row above them are left as they are.
-    static func expandPreview(_ pixels: inout [UInt8], bytesPerRow: Int, height: Int, written: (Int) -> Bool) {
-        guard bytesPerRow > 0 else { return }
-        let source = pixels
+    /// coarse preview (the "Haeberli" row replication browsers use). The image is the rectangle
+    /// `rect` of `pixels` (RGBA8 rows of `bytesPerRow`); `written(y)` says whether its row `y`
+    /// holds decoded pixels; rows with no such row above them are left as they are.
+    static func expandPreview(_ pixels: inout [UInt8], bytesPerRow: Int, rect: FrameRect, written: (Int) -> Bool) {
+        let rowBytes = rect.width * 4
+        guard rowBytes > 0 else { return }
         pixels.withUnsafeMutableBufferPointer { out in
-            source.withUnsafeBufferPointer { src in
-                for y in 0..<height where !written(y) {
-                    guard let from = coveringRow(y, written: written) else { continue }
-                    (out.baseAddress! + y * bytesPerRow).update(from: src.baseAddress! + from * bytesPerRow, count: bytesPerRow)
-                }
+            let origin = out.baseAddress! + rect.y * bytesPerRow + rect.x * 4
+            // Rows are filled top down from rows above them that are written, never filled.
+            for y in 0..<rect.height where !written(y) {
+                guard let from = coveringRow(y, written: written) else { continue }
+                (origin + y * bytesPerRow).update(from: origin + from * bytesPerRow, count: rowBytes)
             }
         }
     }

@@ -18,7 +18,7 @@ struct GIFScreenDescriptor: Equatable {
     /// Parses the 13 bytes at the start of the file; the caller has checked they have arrived.
     /// A signature other than GIF87a or GIF89a, or a zero width or height, is invalid.
     init(_ input: InputBuffer) throws(DecodingError) {
-        let b = input.bytes
+        let b = input.copy(0..<Self.size)
         guard b[0] == 0x47, b[1] == 0x49, b[2] == 0x46, b[3] == 0x38, b[4] == 0x37 || b[4] == 0x39, b[5] == 0x61 else {
             throw .invalidData("GIF signature is not GIF87a or GIF89a")
         }

@@ -12,6 +12,10 @@ public struct CoderRegistry: Sendable {
         self.coders = coders
     }
 
+    /// The most bytes from the start of a file that ``resolve(_:)`` is shown: a coder must
+    /// recognise its format within them.
+    public static let sniffLength = 4096
+
     /// The built-in coders.
     public static let standard = CoderRegistry(coders: [PNGCoder(), GIFCoder()])
 

@@ -8,7 +8,8 @@ import PNGCodec
 public protocol ImageCoder: Sendable {
     /// The format this coder decodes.
     var format: ImageFormat { get }
-    /// Whether `prefix` (the first bytes of a file, possibly fewer than a signature) starts
+    /// Whether `prefix` (the first bytes of a file: fewer than a signature while they arrive,
+    /// at most ``CoderRegistry/sniffLength``) starts
     /// this format: ``SniffResult/match``, ``SniffResult/needMoreData`` while the bytes so
     /// far agree with the signature, ``SniffResult/noMatch`` otherwise.
     func sniff(_ prefix: UnsafeBufferPointer<UInt8>) -> SniffResult

@@ -60,7 +60,7 @@ public final class ImageSource: Sendable {
     private static func advance(_ s: inout State) {
         guard s.error == nil, !s.unknownType else { return }
         if s.decoder == nil {
-            let resolution = s.input.withBytes(0..<s.input.count) { s.registry.resolve($0) }
+            let resolution = s.input.withBytes(0..<CoderRegistry.sniffLength) { s.registry.resolve($0) }
             switch resolution {
             case .coder(let coder):
                 s.format = coder.format

@@ -101,9 +101,8 @@ struct PNGContainer {
                 endData()
             }
             guard input.has(length + 12, at: position) else { return }
-            let crcOK = options.ignoresChecksums || input.withBytes((position + 4)..<payload.upperBound) {
-                UInt32(truncatingIfNeeded: crc32(0, $0.baseAddress, UInt32($0.count)))
-            } == input.u32BE(at: payload.upperBound)
+            let crcOK = options.ignoresChecksums || chunkCRC((position + 4)..<payload.upperBound, input)
+                == input.u32BE(at: payload.upperBound)
             if type != .IDAT && type != .fdAT {
                 if crcOK || !type.isCritical { try handle(type, payload, input, crcOK: crcOK) }
             }
@@ -178,6 +177,13 @@ struct PNGContainer {
         return true
     }
 
+    /// The CRC-32 of a chunk's type and data (§5.3), over the input segments they lie in.
+    private func chunkCRC(_ range: Range<Int>, _ input: InputBuffer) -> UInt32 {
+        var crc: UInt = 0
+        input.forEachRun(range) { crc = crc32(crc, $0.baseAddress, UInt32($0.count)) }
+        return UInt32(truncatingIfNeeded: crc)
+    }
+
     /// A chunk other than image data has begun: the IDAT run, if any, is over.
     private mutating func endData() {
         if defaultImage != nil && !idatEnded {
@@ -187,7 +193,7 @@ struct PNGContainer {
     }
 
     private mutating func handle(_ type: PNGChunkType, _ payload: Range<Int>, _ input: InputBuffer, crcOK: Bool) throws(DecodingError) {
-        let bytes = input.bytes[payload]
+        let bytes = input.copy(payload)[...]
         if header == nil {
             guard type == .IHDR else { throw .invalidData("first chunk is not IHDR") }
             header = try bytes.withUnsafeBufferPointer { (p) throws(DecodingError) in try PNGHeader(p) }

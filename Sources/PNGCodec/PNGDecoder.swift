@@ -32,7 +32,7 @@ public final class PNGDecoder: ImageDecoding {
         } else {
             try checkCanvas()
             // A frame's pixel error is thrown when that frame's image is asked for.
-            _ = try? composite(frameCount - 1, input, makeImage: false)
+            _ = try? composite(AnimationCanvas.immediateTarget(canvas, frameCount: frameCount), input, makeImage: false)
         }
     }
 
@@ -100,17 +100,26 @@ public final class PNGDecoder: ImageDecoding {
         }
     }
 
+    /// Shrinks the still image, or the first frame of an animation (drawn on a transparent
+    /// canvas, so its pixels are the canvas's), as its rows and Adam7 passes are decoded.
+    /// Other frames are composed on earlier ones and are shrunk from the composed canvas.
     public func streamingThumbnail(at index: Int, width: Int, height: Int,
                                    input: InputBuffer) throws(DecodingError) -> DecodedImage? {
-        guard let header = container.header, isStandalone(index), !header.interlaced,
-              still?.finished != true else { return nil }
+        guard let header = container.header, index == 0, still?.finished != true,
+              let frame = container.frame(at: 0) else { return nil }
         return try sticky { () throws(DecodingError) in
-            guard let frame = container.frame(at: index) else { return nil }
-            let decoder = try makeFrameDecoder(width: header.width, height: header.height, sixteenBit: false,
-                                               thumbnailSize: (width, height))
+            _ = try options.limits.checkedRasterBytes(width: width, height: height,
+                                                      bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
+            let p = frame.properties
+            let resampler = StreamingResampler(inputWidth: header.width, inputHeight: header.height,
+                                               outputWidth: width, outputHeight: height)
+            let decoder = try PNGFrameDecoder(header: header, width: p.width, height: p.height,
+                                              converter: makeConverter(header, sixteenBit: false),
+                                              thumbnail: resampler, origin: (p.x, p.y),
+                                              ignoresChecksum: options.ignoresChecksums)
             try decoder.decode(segments: frame.segments, dataComplete: frame.complete, input: input)
-            guard let resampler = decoder.resampler else { return nil }
-            return DecodedImage(raster: resampler.raster, finalRowCount: resampler.finishedOutputRows, options: options)
+            guard let shrunk = decoder.resampler else { return nil }
+            return DecodedImage(raster: shrunk.raster, finalRowCount: shrunk.finishedOutputRows, options: options)
         }
     }
 
@@ -144,17 +153,13 @@ public final class PNGDecoder: ImageDecoding {
         return raster
     }
 
-    func makeFrameDecoder(width: Int, height: Int, sixteenBit: Bool,
-                          thumbnailSize: (width: Int, height: Int)? = nil) throws(DecodingError) -> PNGFrameDecoder {
+    func makeFrameDecoder(width: Int, height: Int, sixteenBit: Bool) throws(DecodingError) -> PNGFrameDecoder {
         guard let header = container.header else { throw .invalidRequest("header not read yet") }
         let bpp = sixteenBit ? 8 : 4
         _ = try options.limits.checkedRasterBytes(width: width, height: height, bytesPerPixel: bpp)
-        if let thumbnailSize {
-            _ = try options.limits.checkedRasterBytes(width: thumbnailSize.width, height: thumbnailSize.height, bytesPerPixel: 4)
-        }
         return try PNGFrameDecoder(header: header, width: width, height: height,
                                    converter: makeConverter(header, sixteenBit: sixteenBit),
-                                   thumbnailSize: thumbnailSize, ignoresChecksum: options.ignoresChecksums)
+                                   ignoresChecksum: options.ignoresChecksums)
     }
 
     /// The palette with tRNS alpha (§11.3.2.1), and the colour key for types 0 and 2.

@@ -15,8 +15,10 @@ final class PNGFrameDecoder {
     private let inflater: Inflater
     /// The frame-sized raster rows are written to (empty when shrinking for a thumbnail).
     private(set) var raster: Raster
-    /// The streaming shrink rows go to instead, for thumbnails of non-interlaced images.
+    /// The streaming shrink rows go to instead, for thumbnails, and where the frame's top-left
+    /// pixel lies on its input (a frame of an animation sits on the canvas).
     private(set) var resampler: StreamingResampler?
+    private let origin: (x: Int, y: Int)
 
     private var segmentIndex = 0
     private var position = -1
@@ -44,17 +46,19 @@ final class PNGFrameDecoder {
     private var failure: DecodingError?
 
     /// A decoder writing into a new `width × height` raster (the caller has checked its size
-    /// against the limits), or into a resampler of `thumbnailSize` when one is given.
+    /// against the limits), or into `thumbnail` at `origin` when one is given: rows, and the
+    /// pixels of Adam7 passes, are shrunk as they come out.
     init(header: PNGHeader, width: Int, height: Int, converter: PNGRowConverter,
-         thumbnailSize: (width: Int, height: Int)? = nil, ignoresChecksum: Bool) throws(DecodingError) {
+         thumbnail: StreamingResampler? = nil, origin: (x: Int, y: Int) = (0, 0),
+         ignoresChecksum: Bool) throws(DecodingError) {
         self.header = header
         self.width = width
         self.height = height
         self.converter = converter
-        if let thumbnailSize {
+        self.origin = origin
+        if let thumbnail {
             raster = Raster(width: 0, height: 0, bytesPerPixel: 4)
-            resampler = StreamingResampler(inputWidth: width, inputHeight: height,
-                                           outputWidth: thumbnailSize.width, outputHeight: thumbnailSize.height)
+            resampler = thumbnail
             scratch = [UInt8](repeating: 0, count: width * 4)
         } else {
             raster = Raster(width: width, height: height, bytesPerPixel: converter.outputBytesPerPixel)
@@ -118,7 +122,7 @@ final class PNGFrameDecoder {
             let end = min(segment.upperBound, input.count)
             if position < end {
                 if let streamError { throw streamError }
-                let (consumed, produced, error) = input.withBytes(position..<end) { src in
+                let (consumed, produced, error) = input.withContiguousRun(from: position, to: end) { src in
                     window.withUnsafeMutableBufferPointer { dst in inflater.inflate(src, into: dst) }
                 }
                 position += consumed
@@ -165,21 +169,23 @@ final class PNGFrameDecoder {
         if rowInPass == passHeight {
             if header.interlaced { startNextPass() } else { finished = true }
         }
+        if finished { resampler?.markFinal(rows: origin.y + height) }
     }
 
     private func emitRow() {
         let y = header.interlaced ? Adam7.yStart[pass] + rowInPass * Adam7.yStep[pass] : rowInPass
+        let x0 = header.interlaced ? Adam7.xStart[pass] : 0, step = header.interlaced ? Adam7.xStep[pass] : 1
         if resampler != nil {
             scratch.withUnsafeMutableBufferPointer { out in
                 current.withUnsafeBufferPointer { row in
                     converter.convert(row.baseAddress! + 1, count: passWidth, into: out.baseAddress!, step: 1)
                 }
+                resampler?.accumulate(out.baseAddress!, count: passWidth, x: origin.x + x0, step: step, y: origin.y + y)
             }
-            scratch.withUnsafeBufferPointer { resampler?.consume(row: $0) }
+            if !header.interlaced { resampler?.markFinal(rows: origin.y + y + 1) }
             return
         }
         let bpp = converter.outputBytesPerPixel
-        let x0 = header.interlaced ? Adam7.xStart[pass] : 0, step = header.interlaced ? Adam7.xStep[pass] : 1
         raster.pixels.withUnsafeMutableBufferPointer { out in
             current.withUnsafeBufferPointer { row in
                 converter.convert(row.baseAddress! + 1, count: passWidth,

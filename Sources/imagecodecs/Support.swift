@@ -12,13 +12,30 @@ func printError(_ kind: String, _ detail: String) {
     FileHandle.standardError.write(Data("error: \(kind): \(detail)\n".utf8))
 }
 
-/// Reads a whole file, or leaves with status 1.
+/// Reads a whole file into one buffer (no intermediate `Data`), or leaves with status 1.
 func readFile(_ path: String) throws -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    let fd = open(path, O_RDONLY)
+    var info = stat()
+    guard fd >= 0, fstat(fd, &info) == 0, let bytes = readAll(fd, size: Int(info.st_size)) else {
+        if fd >= 0 { close(fd) }
         printError("io", "cannot read \(path)")
         throw CLIExit(status: ExitStatus.invalid)
     }
-    return [UInt8](data)
+    close(fd)
+    return bytes
+}
+
+/// The `size` bytes of an open file, or nil on a read error or if the file changed size.
+private func readAll(_ fd: Int32, size: Int) -> [UInt8]? {
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+        while initialized < size {
+            let n = read(fd, buffer.baseAddress! + initialized, size - initialized)
+            guard n > 0 else { failed = n < 0; break }
+            initialized += n
+        }
+    }
+    return failed || bytes.count != size ? nil : bytes
 }
 
 /// Ends for a source that failed or is truncated, after its output: status 1 with the error,
@@ -55,14 +72,21 @@ func requireRecognised(_ source: ImageSource) throws {
     }
 }
 
-/// "INDEX WxH SHA256" for every frame, as `hash` and `feed` print them.
-func printFrameHashes(_ source: ImageSource) {
-    for index in 0..<source.count {
+/// "INDEX WxH SHA256" for every frame, as `hash` and `feed` print them; `known` holds the
+/// lines of the first frames, already hashed.
+func printFrameHashes(_ source: ImageSource, known: [String] = []) {
+    known.forEach { print($0) }
+    for index in known.count..<source.count {
         do {
-            let image = try source.image(at: index)
-            print("\(index) \(image.width)x\(image.height) \(CanonicalHash.hex(image))")
+            print(try frameHashLine(source, index))
         } catch {
             fail(error)
         }
     }
+}
+
+/// The hash line of frame `index`.
+func frameHashLine(_ source: ImageSource, _ index: Int) throws(DecodingError) -> String {
+    let image = try source.image(at: index)
+    return "\(index) \(image.width)x\(image.height) \(CanonicalHash.hex(image))"
 }
