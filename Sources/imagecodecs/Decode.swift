@@ -53,17 +53,22 @@ struct Decode: ParsableCommand {
         if output.hasSuffix(".pam") {
             written = Self.writePAM(raster, to: output)
         } else {
-            let png = try PNGWriter.encode(raster)
-            written = png.withUnsafeBytes { raw in
-                FileManager.default.createFile(atPath: output, contents: Data(
-                    bytesNoCopy: UnsafeMutableRawPointer(mutating: raw.baseAddress!), count: raw.count, deallocator: .none))
-            }
+            written = try Self.writePNG(raster, to: output)
         }
         guard written else {
             printError("io", "cannot write \(output)")
             throw CLIExit(status: ExitStatus.invalid)
         }
         try finish(source)
+    }
+
+    /// A PNG streamed to the file as it is compressed (no copy of the compressed image is held).
+    static func writePNG(_ raster: Raster, to path: String) throws -> Bool {
+        guard let file = fopen(path, "wb") else { return false }
+        let streamed = try PNGWriter.write(raster) { piece in
+            piece.isEmpty || fwrite(piece.baseAddress, 1, piece.count, file) == piece.count
+        }
+        return fclose(file) == 0 && streamed
     }
 
     /// Netpbm PAM, TUPLTYPE RGB_ALPHA, 8 or 16 bits (big-endian) per sample, written a row at a

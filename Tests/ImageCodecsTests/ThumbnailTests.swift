@@ -1,0 +1,56 @@
+import Foundation
+import GIFCodec
+import ImageCodecs
+import PNGCodec
+import TestSupport
+import Testing
+
+/// Thumbnails of every still image and of the first frame of every animation are shrunk while
+/// decoding — Adam7 passes, interlaced GIF rows, frames placed on the canvas — and equal the
+/// full decode shrunk by the same resampler.
+struct ThumbnailTests {
+    static let fixtures = ["png", "gif", "apng"].flatMap {
+        Corpus.files(in: Corpus.conformance.appendingPathComponent("fixtures/\($0)"), suffix: ".\($0 == "gif" ? "gif" : "png")")
+    }
+
+    /// A decoder of the file's format over all of its bytes.
+    static func decoder(_ bytes: [UInt8]) throws -> (any ImageDecoding, InputBuffer) {
+        let decoder: any ImageDecoding = bytes.starts(with: PNGDecoder.signature)
+            ? PNGDecoder(options: .init()) : GIFDecoder(options: .init())
+        let input = InputBuffer(bytes, isFinal: true)
+        try decoder.advance(input)
+        return (decoder, input)
+    }
+
+    @Test(arguments: fixtures)
+    func streamedThumbnailEqualsShrunkFullDecode(_ url: URL) throws {
+        let bytes = try Corpus.bytes(url)
+        let source = ImageSource(bytes: bytes)
+        guard let p = source.properties, let full = try? source.image(at: 0) else { return }
+        for maxPixelSize in [1, 7, max(1, max(p.width, p.height) / 2)] {
+            let size = StreamingResampler.fittedSize(width: p.width, height: p.height, maxPixelSize: maxPixelSize)
+            let expected = StreamingResampler.resample(full.rgba8Raster(), toWidth: size.width, height: size.height)
+            // Straight from a fresh decoder, so the streaming path is the one measured.
+            let (decoder, input) = try Self.decoder(bytes)
+            let streamed = try decoder.streamingThumbnail(at: 0, width: size.width, height: size.height, input: input)
+            #expect(streamed?.pixels == expected.pixels, "\(url.lastPathComponent) at \(maxPixelSize)")
+            #expect(streamed?.isComplete == true)
+            // A size the image already fits is the image itself, not shrunk.
+            let unchanged = size.width == p.width && size.height == p.height
+            #expect(try ImageSource(bytes: bytes).thumbnail(at: 0, maxPixelSize: maxPixelSize, applyOrientation: false).pixels
+                    == (unchanged ? full.pixels : expected.pixels))
+        }
+    }
+
+    /// A thumbnail of a file still arriving shows the rows decoded so far, and they are final.
+    @Test func partialThumbnailRowsAreFinal() throws {
+        let bytes = try Corpus.bytes(Corpus.conformance.appendingPathComponent("fixtures/png/rgba8-64x64.png"))
+        let whole = try ImageSource(bytes: bytes).thumbnail(at: 0, maxPixelSize: 16)
+        let source = ImageSource(incremental: .init())
+        source.append(bytes[0..<(bytes.count / 2)], final: false)
+        let partial = try source.thumbnail(at: 0, maxPixelSize: 16)
+        #expect(partial.finalRowCount > 0 && partial.finalRowCount < 16)
+        let rows = partial.finalRowCount * partial.bytesPerRow
+        #expect(partial.pixels[0..<rows] == whole.pixels[0..<rows])
+    }
+}
