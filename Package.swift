@@ -17,6 +17,8 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // Header-only: lets the command-line tool tune glibc's malloc (see Play.swift).
+        .systemLibrary(name: "CMalloc"),
         .target(name: "CodecCore"),
         .target(name: "PNGCodec", dependencies: ["CodecCore", "CZlib"]),
         .target(name: "GIFCodec", dependencies: ["CodecCore"]),
@@ -24,7 +26,7 @@ let package = Package(
         .executableTarget(
             name: "imagecodecs",
             dependencies: [
-                "ImageCodecs", "PNGCodec",
+                "ImageCodecs", "PNGCodec", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

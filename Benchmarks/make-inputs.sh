@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Makes the PNG kinds that the corpus photos lack (greyscale, RGBA photo, Adam7, 16-bit, and a
-# 24 MP RGB8 PNG), and GIFs made from photos (quantised stills, plain and interlaced, and two
-# 10-frame animations), from corpus photos into Benchmarks/.inputs/ (gitignored: never commit
-# images). PNGBench runs this itself when .inputs/.complete is missing, GIFBench when
+# Makes the PNG kinds that the corpus photos lack (greyscale, RGBA photo, Adam7, 16-bit, a
+# 24 MP RGB8 PNG, and 8.6 MP RGB8 plain and Adam7), and GIFs made from photos (quantised stills,
+# plain and interlaced, an 8.6 MP still, two 10-frame animations), and a 19-frame 768x512 GIF and
+# APNG of the Kodak photos, from corpus photos into Benchmarks/.inputs/ (gitignored: never commit
+# images). The 8.6 MP and 19-frame files are the ones issue 6 measures memory and feeding on. PNGBench runs this itself when .inputs/.complete is missing, GIFBench when
 # .inputs/.complete-gif is missing (a folder made before the GIFs existed has only the first).
-# Needs ImageMagick's `convert`, `dwebp` (Debian's webp) for the large file, and `gifsicle` for
-# one animation (without it, ImageMagick's optimiser is used for that one too).
+# Needs ImageMagick's `convert`, `dwebp` (Debian's webp) for the large files, `gifsicle` for
+# one animation (without it, ImageMagick's optimiser is used for that one too), and `apngasm`
+# for the APNG (skipped without it).
 #
 #   bash Benchmarks/make-inputs.sh [OUTDIR]
 #
@@ -51,6 +53,20 @@ large()     {
         convert "$bryce" -strip "PNG24:$target"
     fi
 }
+# 4000x2156 (8.6 MP) from the middle of the large photo, as a plain and an Adam7 PNG.
+midcrop=(-crop 4000x2156+3000+0 +repage -strip)
+mid()       { convert "$out/large-rgb8-bryce.png" "${midcrop[@]}" "PNG24:$target"; }
+midadam7()  { convert "$out/large-rgb8-bryce.png" "${midcrop[@]}" -interlace PNG "PNG24:$target"; }
+# The 19 Kodak photos 1-19, portraits turned to landscape (768x512), 80 ms a frame, looping.
+kodak19()   { for i in $(seq -w 1 19); do echo "$photos/kodak/kodim$i.png"; done; }
+anim19gif() { convert -delay 8 -loop 0 $(kodak19) -rotate "90<" -strip -colors 256 "GIF:$target"; }
+anim19png() {
+    local dir="$out/.tmp-frames"
+    mkdir -p "$dir"
+    for f in $(kodak19); do convert "$f" -rotate "90<" -strip "PNG24:$dir/$(basename "$f")"; done
+    apngasm "$target" "$dir"/kodim*.png 8 100 >/dev/null
+    rm -rf "$dir"
+}
 
 # GIF: photos quantised to 256 colours (ImageMagick's default dithering), one global palette.
 gifstill()      { convert "$1" -strip -colors 256 "GIF:$target"; }
@@ -94,9 +110,16 @@ if [ -f "$bryce" ]; then
 else
     echo "make-inputs.sh: no $bryce, large file skipped" >&2
 fi
+if [ -f "$out/large-rgb8-bryce.png" ]; then
+    make mid-rgb8-bryce.png mid
+    make mid-adam7-rgb8-bryce.png midadam7
+    make mid-bryce.gif gifstill "$out/mid-rgb8-bryce.png"
+fi
+make anim19-kodak.gif anim19gif
+if command -v apngasm >/dev/null; then make anim19-kodak.apng anim19png; fi
 make photo-kodim01.gif gifstill "$kodim"
 make photo-painting.gif gifstill "$painting"
 make interlaced-painting.gif gifinterlaced
 make anim10-pan-painting.gif gifpan
 make anim10-sprite-painting.gif gifsprite
-touch "$out/.complete" "$out/.complete-gif"
+touch "$out/.complete" "$out/.complete-gif" "$out/.complete-8mp"

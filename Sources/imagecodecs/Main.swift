@@ -27,7 +27,7 @@ struct ImageCodecsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imagecodecs",
         abstract: "Decode PNG, APNG and GIF images with the pure-Swift ImageCodecs library.",
-        subcommands: [Info.self, Decode.self, Hash.self, Feed.self, Bench.self]
+        subcommands: [Info.self, Decode.self, Hash.self, Feed.self, Bench.self, Play.self]
     )
 
     /// No subcommand is a usage error (status 2), not a request for help.

@@ -34,5 +34,5 @@ let inputs = InputSet(
     ],
     nameFolder: "gif",
     generatedExtension: "gif",
-    stamp: ".complete-gif"
+    stamp: ".complete-8mp"
 )

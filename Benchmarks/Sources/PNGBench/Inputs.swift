@@ -19,5 +19,5 @@ let inputs = InputSet(
     ],
     nameFolder: "photos",
     generatedExtension: "png",
-    stamp: ".complete"
+    stamp: ".complete-8mp"
 )

@@ -18,7 +18,9 @@
 //    source and decodes in the other breaks it too);
 //  - the same final bytes give the same verdict (`complete` or not; the exact status with
 //    `.sameStatus`); <PREFIX>_STRICT_STATUS=0 turns this check off;
-//  - when the source is `complete` and image(at: 0) succeeded, thumbnail(at: 0) does not fail.
+//  - when the source is `complete` and image(at: 0) succeeded, thumbnail(at: 0) of a fresh source
+//    (the streaming shrink: rows, Adam7 passes and GIF rows shrunk as they are decoded) does
+//    not fail, and equals image(at: 0) shrunk by the same resampler.
 // <PREFIX>_VERBOSE=1 prints both outcomes (status, frame count, hashes) for each input run.
 import ImageCodecs
 
@@ -222,7 +224,15 @@ public struct FuzzTarget: Sendable {
         let status = source.status
         var thumbnailError: DecodingError?
         do {
-            _ = try source.thumbnail(at: 0, maxPixelSize: 32)
+            let fresh = ImageSource(bytes: bytes, options: options(immediate: false), registry: registry)
+            let thumbnail = try fresh.thumbnail(at: 0, maxPixelSize: 32, applyOrientation: false)
+            if status == .complete, let full = try? source.image(at: 0), full.isComplete,
+               thumbnail.width != full.width || thumbnail.height != full.height {
+                let expected = StreamingResampler.resample(full.rgba8Raster(), toWidth: thumbnail.width, height: thumbnail.height)
+                if thumbnail.pixels != expected.pixels {
+                    fatalError("streamed thumbnail of frame 0 differs from its full decode shrunk")
+                }
+            }
         } catch {
             thumbnailError = error
         }
