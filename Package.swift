@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "CodecCore"),
         .target(name: "PNGCodec", dependencies: ["CodecCore", "CZlib"]),
         .target(name: "GIFCodec", dependencies: ["CodecCore"]),
+        .target(name: "JPEGCodec", dependencies: ["CodecCore"]),
         .target(name: "ImageCodecs", dependencies: ["CodecCore", "PNGCodec", "GIFCodec"]),
         .executableTarget(
             name: "imagecodecs",
@@ -35,5 +36,6 @@ let package = Package(
         .testTarget(name: "PNGCodecTests", dependencies: ["PNGCodec", "ImageCodecs", "TestSupport", "CZlib"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "TestSupport"]),
         .testTarget(name: "GIFCodecTests", dependencies: ["GIFCodec", "ImageCodecs", "TestSupport"]),
+        .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "ImageCodecs", "TestSupport"]),
     ]
 )
