@@ -37,6 +37,7 @@ extension GIFDecoder {
     /// the canvas is the frame's pixels where it lies and transparent elsewhere.
     func shrinkFirstFrame(width: Int, height: Int, _ input: InputBuffer) throws(DecodingError) -> DecodedImage? {
         guard let screen = container.screen, let frame = container.frames.first else { return nil }
+        _ = try options.limits.checkedRasterBytes(width: screen.width, height: screen.height, bytesPerPixel: 1)
         _ = try options.limits.checkedRasterBytes(width: width, height: height,
                                                   bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
         let resampler = StreamingResampler(inputWidth: screen.width, inputHeight: screen.height,

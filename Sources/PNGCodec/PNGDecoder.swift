@@ -108,6 +108,8 @@ public final class PNGDecoder: ImageDecoding {
         guard let header = container.header, index == 0, still?.finished != true,
               let frame = container.frame(at: 0) else { return nil }
         return try sticky { () throws(DecodingError) in
+            // The full-size image is never held, but its pixel count is bounded all the same.
+            _ = try options.limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 1)
             _ = try options.limits.checkedRasterBytes(width: width, height: height,
                                                       bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
             let p = frame.properties

@@ -53,4 +53,16 @@ struct ThumbnailTests {
         let rows = partial.finalRowCount * partial.bytesPerRow
         #expect(partial.pixels[0..<rows] == whole.pixels[0..<rows])
     }
+
+    /// Fuzz finding: a thumbnail of a PNG 536 million pixels wide allocated its column map before
+    /// any limit was checked. The frame's pixel count is checked first, as for a full decode.
+    @Test func hugeFrameIsRefusedBeforeAllocating() throws {
+        let bytes = try Corpus.bytes(Corpus.projectRoot.appendingPathComponent("Fuzz/findings/thumbnail-wide-frame-oom.png"))
+        var options = DecodingOptions()
+        options.ignoresChecksums = true   // as the fuzz target decodes
+        let source = ImageSource(bytes: bytes, options: options)
+        #expect(source.properties?.width == 0x2000_0020)
+        #expect(throws: DecodingError.self) { try source.thumbnail(at: 0, maxPixelSize: 32) }
+        #expect(source.error?.kind == .limitExceeded)
+    }
 }
