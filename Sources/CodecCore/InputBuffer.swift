@@ -84,6 +84,12 @@ public struct InputBuffer: Sendable {
         return value
     }
 
+    /// A big-endian 16-bit value at `position`, or nil if short.
+    public func u16BE(at position: Int) -> UInt16? {
+        guard has(2, at: position) else { return nil }
+        return UInt16(self[position]) << 8 | UInt16(self[position + 1])
+    }
+
     /// A little-endian 16-bit value at `position`, or nil if short.
     public func u16LE(at position: Int) -> UInt16? {
         guard has(2, at: position) else { return nil }

@@ -1,0 +1,205 @@
+import CodecCore
+
+/// One scan of the file: its header, the tables in force when it began, and where its
+/// entropy-coded data lies.
+struct JPEGScan {
+    var header: JPEGScanHeader
+    /// Per scan component: its DC and AC tables (T.81 B.2.4.2), as defined when the scan began;
+    /// nil where the file defined none (libjpeg-turbo then uses the Annex K tables).
+    var dcTables: [JPEGHuffmanSpec?]
+    var acTables: [JPEGHuffmanSpec?]
+    /// Ri (B.2.4.4): MCUs per restart interval, 0 for none.
+    var restartInterval: Int
+    /// The first byte of entropy-coded data, and the position of the marker that ends it
+    /// (RSTn markers inside do not), once it has arrived.
+    var dataStart: Int
+    var dataEnd: Int?
+}
+
+/// The marker layer of a JPEG file (T.81 Annex B): a push parser that consumes a marker
+/// segment only when it is whole, records each scan with the tables in force, and finds where
+/// each scan's entropy-coded data ends, so that pixel decoding can follow as bytes arrive.
+///
+/// Error policy, after libjpeg-turbo: no SOI, a second SOF, a scan before the frame header,
+/// malformed segments, and the unsupported processes (lossless, hierarchical, 12-bit) are errors
+/// and sticky. Bytes between segments that are not a marker are skipped (libjpeg warns of
+/// "extraneous bytes" and goes on); unknown markers with a length are skipped; APPn and COM go
+/// to ``JPEGMetadata``. EOI ends the file; a file that ends without it is truncated.
+struct JPEGContainer {
+    enum State {
+        /// The two bytes of SOI (B.2.1).
+        case start
+        /// Between segments: the next 0xFF and marker code.
+        case marker
+        /// Entropy-coded data of the last scan, up to the next marker that is not RSTn.
+        case scanData
+        /// EOI was read.
+        case ended
+    }
+
+    private let options: DecodingOptions
+    private(set) var frame: JPEGFrameHeader?
+    private(set) var scans: [JPEGScan] = []
+    private(set) var metadata = JPEGMetadata()
+    /// Tables as currently defined (DQT, DHT, DRI).
+    private(set) var quantizationTables: [[UInt16]?] = [nil, nil, nil, nil]
+    private var dcTables: [JPEGHuffmanSpec?] = [nil, nil, nil, nil]
+    private var acTables: [JPEGHuffmanSpec?] = [nil, nil, nil, nil]
+    private var restartInterval = 0
+    /// Per frame component, the quantization table latched by its first scan (libjpeg-turbo
+    /// keeps that one even if a later DQT redefines the slot).
+    private(set) var latchedQuantization: [[UInt16]?] = []
+    private(set) var state = State.start
+    private var position = 0
+    /// Counts the segments consumed; derived facts change only when it does.
+    private(set) var revision = 0
+
+    init(options: DecodingOptions) {
+        self.options = options
+    }
+
+    var ended: Bool {
+        if case .ended = state { return true }
+        return false
+    }
+
+    /// Parses every whole segment, and scans entropy-coded data for its end, as far as the
+    /// input goes.
+    mutating func parse(_ input: InputBuffer) throws(DecodingError) {
+        while true {
+            switch state {
+            case .start:
+                guard let a = input.u8(at: 0), let b = input.u8(at: 1) else { return }
+                guard a == 0xFF, b == JPEGMarker.soi else { throw .invalidData("JPEG does not start with SOI") }
+                position = 2
+                state = .marker
+            case .marker:
+                guard let code = nextMarker(input) else { return }
+                guard try segment(code, input) else { return }
+                revision += 1
+            case .scanData:
+                guard let end = scanEnd(input) else { return }
+                scans[scans.count - 1].dataEnd = end
+                position = end
+                state = .marker
+                revision += 1
+            case .ended:
+                return
+            }
+        }
+    }
+
+    /// Skips to the next marker (0xFF, fill bytes 0xFF, then a code other than 0x00 and 0xFF)
+    /// and returns its code with `position` at its 0xFF; nil when it has not arrived.
+    private mutating func nextMarker(_ input: InputBuffer) -> UInt8? {
+        while let byte = input.u8(at: position) {
+            if byte != 0xFF { position += 1; continue }
+            guard let code = input.u8(at: position + 1) else { return nil }
+            if code == 0xFF || code == 0 { position += code == 0 ? 2 : 1; continue }
+            return code
+        }
+        return nil
+    }
+
+    /// Handles the marker at `position`; returns false to wait for the rest of its segment.
+    private mutating func segment(_ code: UInt8, _ input: InputBuffer) throws(DecodingError) -> Bool {
+        switch code {
+        case JPEGMarker.soi:
+            throw .invalidData("JPEG has a second SOI")
+        case JPEGMarker.eoi:
+            position += 2
+            state = .ended
+            return true
+        case JPEGMarker.rst0...JPEGMarker.rst7:
+            position += 2   // a stray restart marker between segments: libjpeg ignores it
+            return true
+        default:
+            break
+        }
+        guard let length = input.u16BE(at: position + 2).map(Int.init) else { return false }
+        guard length >= 2 else { throw .invalidData("JPEG marker segment length is below 2") }
+        guard input.has(length + 2, at: position) else { return false }
+        let payload = input.copy((position + 4)..<(position + 2 + length))
+        position += 2 + length
+        try handle(code, payload)
+        if code == JPEGMarker.sos { state = .scanData }
+        return true
+    }
+
+    private mutating func handle(_ code: UInt8, _ p: [UInt8]) throws(DecodingError) {
+        switch code {
+        case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2, JPEGMarker.sof9, JPEGMarker.sof10:
+            guard frame == nil else { throw .invalidData("JPEG has a second frame header") }
+            let header = try JPEGFrameHeader(marker: code, p)
+            guard header.height > 0 else { throw .unsupported("JPEG height given by DNL is not supported") }
+            _ = try options.limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
+            frame = header
+            latchedQuantization = [[UInt16]?](repeating: nil, count: header.components.count)
+        case _ where JPEGMarker.isUnsupportedFrame(code):
+            throw .unsupported("JPEG lossless and hierarchical processes are not supported")
+        case JPEGMarker.dqt:
+            for (index, table) in try readQuantizationTables(p) { quantizationTables[index] = table }
+        case JPEGMarker.dht:
+            for t in try readHuffmanTables(p) {
+                if t.isAC { acTables[t.index] = t.spec } else { dcTables[t.index] = t.spec }
+            }
+        case JPEGMarker.dri:
+            guard p.count >= 2 else { throw .invalidData("JPEG restart interval segment is too short") }
+            restartInterval = Int(p[0]) << 8 | Int(p[1])
+        case JPEGMarker.sos:
+            try beginScan(p)
+        case JPEGMarker.dac:
+            break   // arithmetic conditioning: read by the arithmetic decoder when it exists
+        case JPEGMarker.app0...JPEGMarker.app15:
+            metadata.read(code, p, limit: options.limits.maxMetadataBytes)
+        default:
+            break   // COM, DNL after the frame (the height is already known), unknown markers
+        }
+    }
+
+    /// B.2.3: a scan of the frame, with the tables now in force; latches each component's
+    /// quantization table at its first scan.
+    private mutating func beginScan(_ p: [UInt8]) throws(DecodingError) {
+        guard let frame else { throw .invalidData("JPEG scan comes before the frame header") }
+        guard scans.count < options.limits.maxJPEGScans else { throw .limitExceeded("JPEG scan count exceeds Limits.maxJPEGScans") }
+        let header = try JPEGScanHeader(p, frame: frame)
+        for c in header.components where latchedQuantization[c.index] == nil {
+            guard let table = quantizationTables[frame.components[c.index].quantizationTable] else {
+                throw .invalidData("JPEG scan uses an undefined quantization table")
+            }
+            latchedQuantization[c.index] = table
+        }
+        scans.append(JPEGScan(header: header, dcTables: header.components.map { dcTables[$0.dcTable] },
+                              acTables: header.components.map { acTables[$0.acTable] },
+                              restartInterval: restartInterval, dataStart: position, dataEnd: nil))
+    }
+
+    /// The position of the marker ending the current scan's data: the first 0xFF followed
+    /// (after fill bytes) by a code that is neither 0x00 (stuffing) nor RSTn; nil when it has
+    /// not arrived. Scanning resumes where it stopped.
+    private mutating func scanEnd(_ input: InputBuffer) -> Int? {
+        while position < input.count {
+            let run = input.withContiguousRun(from: position, to: input.count) { run -> (Int, Bool) in
+                guard let base = run.baseAddress else { return (0, false) }
+                var i = 0
+                while i < run.count {
+                    if base[i] != 0xFF { i += 1; continue }
+                    return (i, true)
+                }
+                return (i, false)
+            }
+            position += run.0
+            guard run.1 else { continue }
+            var next = position + 1
+            while input.u8(at: next) == 0xFF { next += 1 }
+            guard let code = input.u8(at: next) else { return nil }
+            if code == 0 || JPEGMarker.isRestart(code) {
+                position = next + 1
+                continue
+            }
+            position = next - 1
+            return position
+        }
+        return nil
+    }
+}

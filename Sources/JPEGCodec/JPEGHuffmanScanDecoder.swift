@@ -1,0 +1,243 @@
+import CodecCore
+
+/// Decodes the Huffman-coded MCUs of one scan (T.81 F.2.2 sequential, G.1.2 progressive) into
+/// coefficients, resumable between MCUs, with restart intervals handled as libjpeg-turbo does.
+struct JPEGHuffmanScanDecoder {
+    /// Which procedure the scan's MCUs follow.
+    enum Procedure { case sequential, dcFirst, dcRefine, acFirst, acRefine }
+
+    let procedure: Procedure
+    private let header: JPEGScanHeader
+    private var dcTables: [JPEGHuffmanTable?]
+    private var acTables: [JPEGHuffmanTable?]
+    private var predictors: [Int32]
+    private var endOfBandRun = 0
+    private(set) var stream: JPEGEntropyStream
+    private let restartInterval: Int
+    private var restartsToGo: Int
+    /// MCUs in the scan, per line, and the next one to decode.
+    let mcuCount: Int
+    let mcusPerLine: Int
+    private(set) var nextMCU = 0
+    /// The blocks of one MCU: frame component, scan component, block offset in the MCU.
+    private let mcuBlocks: [(component: Int, scanComponent: Int, dx: Int, dy: Int)]
+    private let mcuWidth: [Int]
+    private let mcuHeight: [Int]
+
+    /// The most bytes one MCU can take: 10 blocks of 64 coefficients of at most 32 bits each,
+    /// every byte stuffed; decoding waits until that much has arrived or the data has ended.
+    static let margin = 10 * 64 * 4 * 2 + 64
+
+    /// A decoder for `scan` of `frame`; refuses what libjpeg-turbo refuses when a scan starts:
+    /// an invalid progression (G.1.1.1) and invalid Huffman tables.
+    init(frame: JPEGFrameHeader, scan: JPEGScan) throws(DecodingError) {
+        let h = scan.header
+        header = h
+        if frame.isProgressive {
+            let isDC = h.ss == 0
+            let bad = (isDC ? h.se != 0 : h.ss > h.se || h.se > 63 || h.components.count != 1)
+                || (h.ah != 0 && h.al != h.ah - 1) || h.al > 13
+            guard !bad else { throw .invalidData("JPEG progressive scan parameters are invalid") }
+            procedure = isDC ? (h.ah == 0 ? .dcFirst : .dcRefine) : (h.ah == 0 ? .acFirst : .acRefine)
+        } else {
+            procedure = .sequential
+        }
+        let needsDC = procedure == .sequential || procedure == .dcFirst
+        let needsAC = procedure == .sequential || procedure == .acFirst || procedure == .acRefine
+        var dc: [JPEGHuffmanTable?] = [], ac: [JPEGHuffmanTable?] = []
+        for (i, c) in h.components.enumerated() {
+            dc.append(needsDC ? try JPEGHuffmanTable(scan.dcTables[i] ?? JPEGStandardTables.spec(isAC: false, index: c.dcTable), isDC: true) : nil)
+            ac.append(needsAC ? try JPEGHuffmanTable(scan.acTables[i] ?? JPEGStandardTables.spec(isAC: true, index: c.acTable), isDC: false) : nil)
+        }
+        dcTables = dc
+        acTables = ac
+        predictors = [Int32](repeating: 0, count: h.components.count)
+        stream = JPEGEntropyStream(start: scan.dataStart)
+        restartInterval = scan.restartInterval
+        restartsToGo = scan.restartInterval
+        var blocks: [(Int, Int, Int, Int)] = []
+        if h.components.count == 1 {
+            // A.2.2: a non-interleaved scan covers the component's own blocks, one an MCU.
+            let c = frame.components[h.components[0].index]
+            mcusPerLine = (c.width + 7) / 8
+            mcuCount = mcusPerLine * ((c.height + 7) / 8)
+            blocks = [(h.components[0].index, 0, 0, 0)]
+            mcuWidth = [1]
+            mcuHeight = [1]
+        } else {
+            mcusPerLine = frame.mcusPerLine
+            mcuCount = frame.mcusPerLine * frame.mcuRows
+            for (s, sc) in h.components.enumerated() {
+                let c = frame.components[sc.index]
+                for dy in 0..<c.v { for dx in 0..<c.h { blocks.append((sc.index, s, dx, dy)) } }
+            }
+            mcuWidth = h.components.map { frame.components[$0.index].h }
+            mcuHeight = h.components.map { frame.components[$0.index].v }
+        }
+        mcuBlocks = blocks
+    }
+
+    var isFinished: Bool { nextMCU >= mcuCount }
+
+    /// The MCU row (in the scan's MCU grid) of the next MCU to decode.
+    var nextMCURow: Int { nextMCU / mcusPerLine }
+
+    /// Decodes MCUs while their data has arrived, up to MCU `limit` (exclusive). Returns
+    /// whether any MCU was decoded.
+    mutating func decode(_ input: InputBuffer, into coefficients: inout JPEGCoefficients, until limit: Int) -> Bool {
+        let start = nextMCU
+        let end = min(limit, mcuCount)
+        stream.stage(input)
+        while nextMCU < end {
+            if restartInterval > 0 && restartsToGo == 0 {
+                guard stream.restart(input) else { break }
+                for i in predictors.indices { predictors[i] = 0 }
+                endOfBandRun = 0
+                restartsToGo = restartInterval
+            }
+            if !stream.canDecode(margin: Self.margin, inputFinal: false, inputCount: input.count) { stream.stage(input) }
+            guard stream.canDecode(margin: Self.margin, inputFinal: input.isFinal, inputCount: input.count) else { break }
+            if !stream.ranOut { decodeMCU(nextMCU, &coefficients) }
+            restartsToGo -= 1
+            nextMCU += 1
+        }
+        return nextMCU > start
+    }
+
+    private mutating func decodeMCU(_ n: Int, _ coefficients: inout JPEGCoefficients) {
+        let mx = n % mcusPerLine, my = n / mcusPerLine
+        // The stream is moved out while its reader is in use, so that the block decoders may
+        // update the predictors and the end-of-band run (no copy of its buffer is made).
+        var local = JPEGEntropyStream(start: 0)
+        swap(&local, &stream)
+        defer { swap(&local, &stream) }
+        for b in mcuBlocks {
+            let x = mx * mcuWidth[b.scanComponent] + b.dx, y = my * mcuHeight[b.scanComponent] + b.dy
+            let offset = coefficients.offset(b.component, x: x, y: y)
+            coefficients.storage[b.component].withUnsafeMutableBufferPointer { all in
+                let block = all.baseAddress! + offset
+                local.withReader { reader, bytes in
+                    decodeBlock(block, scanComponent: b.scanComponent, &reader, bytes)
+                }
+            }
+        }
+    }
+
+    private mutating func decodeBlock(_ block: UnsafeMutablePointer<Int16>, scanComponent s: Int,
+                                      _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+        switch procedure {
+        case .sequential:
+            decodeDC(block, s, shift: 0, &reader, bytes)
+            if let table = acTables[s] { JPEGHuffmanScanDecoder.decodeSequentialAC(block, table, &reader, bytes) }
+        case .dcFirst:
+            decodeDC(block, s, shift: header.al, &reader, bytes)
+        case .dcRefine:
+            if reader.read(1, bytes) != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << header.al) }
+        case .acFirst:
+            if let table = acTables[s] { decodeACFirst(block, table, &reader, bytes) }
+        case .acRefine:
+            if let table = acTables[s] { decodeACRefine(block, table, &reader, bytes) }
+        }
+    }
+
+    /// F.2.2.1 (G.1.2.1 for a first DC scan): the DC difference, added to the predictor,
+    /// stored shifted left by Al.
+    private mutating func decodeDC(_ block: UnsafeMutablePointer<Int16>, _ s: Int, shift: Int,
+                                   _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let table = dcTables[s] else { return }
+        let size = table.decode(&reader, bytes)
+        let diff = size == 0 ? 0 : extend(Int32(reader.read(size, bytes)), size)
+        predictors[s] = predictors[s] &+ diff
+        block[0] = Int16(truncatingIfNeeded: predictors[s] &<< Int32(shift))
+    }
+
+    /// F.2.2.2: the AC coefficients of a sequential block, run lengths and ZRL included.
+    private static func decodeSequentialAC(_ block: UnsafeMutablePointer<Int16>, _ table: JPEGHuffmanTable,
+                                           _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+        var k = 1
+        while k < 64 {
+            let rs = table.decode(&reader, bytes)
+            let r = rs >> 4, s = rs & 15
+            if s != 0 {
+                k += r
+                block[naturalOrder[k]] = Int16(truncatingIfNeeded: extend(Int32(reader.read(s, bytes)), s))
+                k += 1
+            } else {
+                if r != 15 { break }
+                k += 16
+            }
+        }
+    }
+
+    /// G.1.2.2: the first scan of a spectral band, with end-of-band runs.
+    private mutating func decodeACFirst(_ block: UnsafeMutablePointer<Int16>, _ table: JPEGHuffmanTable,
+                                        _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+        if endOfBandRun > 0 { endOfBandRun -= 1; return }
+        var k = header.ss
+        while k <= header.se {
+            let rs = table.decode(&reader, bytes)
+            let r = rs >> 4, s = rs & 15
+            if s != 0 {
+                k += r
+                let value = extend(Int32(reader.read(s, bytes)), s)
+                block[naturalOrder[k]] = Int16(truncatingIfNeeded: value &<< Int32(header.al))
+                k += 1
+            } else if r == 15 {
+                k += 16
+            } else {
+                endOfBandRun = (1 << r) - 1
+                if r > 0 { endOfBandRun += Int(reader.read(r, bytes)) }
+                break
+            }
+        }
+    }
+
+    /// G.1.2.3: a refinement scan of a spectral band. Coefficients already nonzero take a
+    /// correction bit (added away from zero when set, once: a bit already applied is not
+    /// applied again); a newly nonzero one becomes ±2^Al at the position its run reaches.
+    private mutating func decodeACRefine(_ block: UnsafeMutablePointer<Int16>, _ table: JPEGHuffmanTable,
+                                         _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+        let p1 = Int16(truncatingIfNeeded: 1 << header.al), m1 = Int16(truncatingIfNeeded: -1 << header.al)
+        var k = header.ss
+        func correct(_ coefficient: UnsafeMutablePointer<Int16>, _ reader: inout MSBBitReader) {
+            if reader.read(1, bytes) != 0 && coefficient.pointee & p1 == 0 {
+                coefficient.pointee = coefficient.pointee &+ (coefficient.pointee >= 0 ? p1 : m1)
+            }
+        }
+        if endOfBandRun == 0 {
+            while k <= header.se {
+                let rs = table.decode(&reader, bytes)
+                var r = rs >> 4
+                let s = rs & 15
+                var value: Int16 = 0
+                if s != 0 {
+                    value = reader.read(1, bytes) != 0 ? p1 : m1
+                } else if r != 15 {
+                    endOfBandRun = 1 << r
+                    if r > 0 { endOfBandRun += Int(reader.read(r, bytes)) }
+                    break
+                }
+                repeat {
+                    let coefficient = block + naturalOrder[k]
+                    if coefficient.pointee != 0 {
+                        correct(coefficient, &reader)
+                    } else {
+                        r -= 1
+                        if r < 0 { break }
+                    }
+                    k += 1
+                } while k <= header.se
+                if s != 0 { block[naturalOrder[k]] = value }
+                k += 1
+            }
+        }
+        if endOfBandRun > 0 {
+            while k <= header.se {
+                let coefficient = block + naturalOrder[k]
+                if coefficient.pointee != 0 { correct(coefficient, &reader) }
+                k += 1
+            }
+            endOfBandRun -= 1
+        }
+    }
+}
