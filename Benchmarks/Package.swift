@@ -10,7 +10,7 @@ let package = Package(
         .package(name: "ImageCodecs", path: ".."),
     ],
     targets: [
-        // What PNGBench and GIFBench share: the inputs (corpus, make-inputs.sh), the command
+        // What the benchmarks share: the inputs (corpus, make-inputs.sh), the command
         // line, the timing loop, the byte-for-byte check and the Markdown report.
         .target(name: "BenchSupport"),
         .systemLibrary(
@@ -50,6 +50,22 @@ let package = Package(
                 .product(name: "ImageCodecs", package: "ImageCodecs"),
                 "BenchSupport",
                 "CGifShim",
+            ]
+        ),
+        .systemLibrary(
+            name: "CLibJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        // libjpeg reports errors by longjmp, as libpng does: the C shim keeps the setjmp in C and
+        // reads scanlines straight into the RGBA8 output.
+        .target(name: "CLibJPEGShim", dependencies: ["CLibJPEG"]),
+        .executableTarget(
+            name: "JPEGBench",
+            dependencies: [
+                .product(name: "ImageCodecs", package: "ImageCodecs"),
+                "BenchSupport",
+                "CLibJPEGShim",
             ]
         ),
     ]

@@ -5,9 +5,11 @@
 # APNG of the Kodak photos, from corpus photos into Benchmarks/.inputs/ (gitignored: never commit
 # images). The 8.6 MP and 19-frame files are the ones issue 6 measures memory and feeding on. PNGBench runs this itself when .inputs/.complete is missing, GIFBench when
 # .inputs/.complete-gif is missing (a folder made before the GIFs existed has only the first).
+# JPEGs for JPEGBench (which runs this when .inputs/.complete-jpeg is missing): cjpeg -quality 90
+# of the 24 MP and 8.6 MP PNGs, baseline 4:2:0, baseline 4:4:4 and progressive 4:2:0.
 # Needs ImageMagick's `convert`, `dwebp` (Debian's webp) for the large files, `gifsicle` for
-# one animation (without it, ImageMagick's optimiser is used for that one too), and `apngasm`
-# for the APNG (skipped without it).
+# one animation (without it, ImageMagick's optimiser is used for that one too), `apngasm`
+# for the APNG (skipped without it), and `cjpeg` (Debian's libjpeg-turbo-progs) for the JPEGs.
 #
 #   bash Benchmarks/make-inputs.sh [OUTDIR]
 #
@@ -117,9 +119,21 @@ if [ -f "$out/large-rgb8-bryce.png" ]; then
 fi
 make anim19-kodak.gif anim19gif
 if command -v apngasm >/dev/null; then make anim19-kodak.apng anim19png; fi
+# JPEG: cjpeg (libjpeg-turbo) reads PPM, so ImageMagick converts the PNG on the way.
+jpeg() { convert "$1" ppm:- | cjpeg -quality 90 "${@:2}" -outfile "$target"; }
+if command -v cjpeg >/dev/null; then
+    for size in large mid; do
+        [ -f "$out/$size-rgb8-bryce.png" ] || continue
+        make "$size-420-q90-bryce.jpg" jpeg "$out/$size-rgb8-bryce.png" -sample 2x2,1x1,1x1
+        make "$size-444-q90-bryce.jpg" jpeg "$out/$size-rgb8-bryce.png" -sample 1x1,1x1,1x1
+        make "$size-420-prog-q90-bryce.jpg" jpeg "$out/$size-rgb8-bryce.png" -sample 2x2,1x1,1x1 -progressive
+    done
+else
+    echo "make-inputs.sh: no cjpeg (apt: libjpeg-turbo-progs), JPEGs skipped" >&2
+fi
 make photo-kodim01.gif gifstill "$kodim"
 make photo-painting.gif gifstill "$painting"
 make interlaced-painting.gif gifinterlaced
 make anim10-pan-painting.gif gifpan
 make anim10-sprite-painting.gif gifsprite
-touch "$out/.complete" "$out/.complete-gif" "$out/.complete-8mp"
+touch "$out/.complete" "$out/.complete-gif" "$out/.complete-8mp" "$out/.complete-jpeg"

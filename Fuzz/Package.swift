@@ -24,5 +24,9 @@ let package = Package(
             name: "FuzzGIF",
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
         ),
+        .executableTarget(
+            name: "FuzzJPEG",
+            dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
+        ),
     ]
 )

@@ -3,7 +3,8 @@
 #   Fuzz/run.sh [FORMAT] [SECONDS] [extra libFuzzer flags...]
 #   Fuzz/run.sh png 1800
 #   Fuzz/run.sh gif 1800
-# FORMAT: png (FuzzPNG) or gif (FuzzGIF). SECONDS: total fuzzing time (default 1800).
+#   Fuzz/run.sh jpeg 1800
+# FORMAT: png (FuzzPNG), gif (FuzzGIF) or jpeg (FuzzJPEG). SECONDS: total fuzzing time (default 1800).
 # Works from any directory. Corpus: Fuzz/corpus-<format>/ (gitignored); crash-*, timeout-*
 # and leak-* files land in Fuzz/ (also gitignored): move reproducers to Fuzz/findings/.
 set -euo pipefail
@@ -31,8 +32,14 @@ case "$format" in
     # The GIF suites keep their expected outputs (.png, .rgba, .conf, ...) beside the inputs.
     seed_name='*.[gG][iI][fF]'
     ;;
+  jpeg)
+    product=FuzzJPEG
+    seed_dirs=("$corpus_root/jpeg" "$corpus_root/crashers/jpeg" "$root/Conformance/fixtures/jpeg")
+    # *.jpg and *.jpeg; the reference renders beside them (*.png, *.ppm, *.jpg.png) are skipped.
+    seed_name='*.[jJ][pP]*[gG]'
+    ;;
   *)
-    echo "usage: $0 png|gif [SECONDS] [libFuzzer flags...]" >&2
+    echo "usage: $0 png|gif|jpeg [SECONDS] [libFuzzer flags...]" >&2
     exit 2
     ;;
 esac
@@ -48,7 +55,7 @@ for dir in "${seed_dirs[@]}"; do
   [ -d "$dir" ] || { echo "note: no seed folder $dir" >&2; continue; }
   while IFS= read -r -d '' file; do
     case "$file" in
-      *.md|*.tsv|*.txt|*.json|*.toml|*README*|*LICENSE*) continue ;;
+      *.md|*.tsv|*.txt|*.json|*.toml|*README*|*LICENSE*|*.jpg.png) continue ;;
     esac
     rel="${file#"$corpus_root"/}"; rel="${rel#"$root"/}"
     name="seed-${rel//\//_}"

@@ -1,0 +1,19 @@
+import BenchSupport
+import Foundation
+
+/// JPEGBench: our JPEG decoder against libjpeg-turbo, in process, same files, same run.
+///
+///     swift run -c release --package-path Benchmarks JPEGBench [--iterations N] [FILE...]
+///     swift run -c release --package-path Benchmarks JPEGBench --memory FILE
+let usage = """
+    usage: JPEGBench [--iterations N] [FILE...]
+           JPEGBench --memory FILE
+    With no FILE: the corpus flower and harvesters JPEGs plus the JPEGs made by make-inputs.sh.
+    """
+
+let arguments = Arguments(usage: usage, valueOptions: ["--memory"])
+if let memoryFile = arguments.values["--memory"] {
+    exit(MemoryProbe.run(file: URL(fileURLWithPath: memoryFile)))
+}
+let results = Benchmark(iterations: arguments.iterations).run(files: arguments.urls(else: inputs))
+Report.print(results, iterations: arguments.iterations)
