@@ -13,7 +13,8 @@ let usage = """
 
 let arguments = Arguments(usage: usage, valueOptions: ["--memory"])
 if let memoryFile = arguments.values["--memory"] {
-    exit(MemoryProbe.run(file: URL(fileURLWithPath: memoryFile)))
+    exit(MemoryProbe.run(file: URL(fileURLWithPath: memoryFile), inputs: inputs, format: "PNG",
+                        facts: { PNGInfo($0).map { ($0.width, $0.height, $0.category) } }, decode: { try decodeOurs($0) }))
 }
 let results = Benchmark(iterations: arguments.iterations).run(files: arguments.urls(else: inputs))
 Report.print(results, iterations: arguments.iterations)

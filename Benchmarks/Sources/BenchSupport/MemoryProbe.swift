@@ -1,15 +1,20 @@
-import BenchSupport
 import Foundation
 
-/// `PNGBench --memory FILE`: one decode with ours, and the resident memory it took.
+/// `--memory FILE`: one decode with ours, and the resident memory it took, for every bench.
 ///
 /// The peak is VmHWM from /proc/self/status, reset to the current RSS just before decoding
 /// (writing 5 to /proc/self/clear_refs) so that start-up and file reading do not count.
 /// Target: peak - baseline <= 1.25 x RGBA8 canvas + 24 MiB.
-enum MemoryProbe {
-    static func run(file: URL) -> Int32 {
-        guard let bytes = try? Inputs.read(file), let info = PNGInfo(bytes) else {
-            warn("error: cannot read a PNG from \(file.path)")
+public enum MemoryProbe {
+    /// What the bench's header reader says of a file: its size and category.
+    public typealias Facts = (width: Int, height: Int, category: String)
+
+    /// Decodes `file` once with `decode` and prints the memory it took; `facts` reads the
+    /// header (nil: not a file of `format`).
+    public static func run(file: URL, inputs: InputSet, format: String, facts: ([UInt8]) -> Facts?,
+                           decode: ([UInt8]) throws -> [UInt8]) -> Int32 {
+        guard let bytes = try? Inputs.read(file), let info = facts(bytes) else {
+            warn("error: cannot read a \(format) from \(file.path)")
             return 1
         }
         let resetWorked = resetPeak()
@@ -19,7 +24,7 @@ enum MemoryProbe {
         }
         let image: [UInt8]
         do {
-            image = try decodeOurs(bytes)
+            image = try decode(bytes)
         } catch {
             warn("error: decode failed: \(error)")
             return 1
@@ -28,7 +33,7 @@ enum MemoryProbe {
         let after = status("VmRSS") ?? 0
         consume(image)
 
-        let canvas = info.canvasBytes
+        let canvas = info.width * info.height * 4
         let used = peak - baseline
         let budget = canvas + canvas / 4 + 24 << 20
         print("file: \(inputs.displayName(file)) (\(info.width)x\(info.height) \(info.category), \(mib(bytes.count)) MiB)")
