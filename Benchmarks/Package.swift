@@ -11,8 +11,9 @@ let package = Package(
     ],
     targets: [
         // What the benchmarks share: the inputs (corpus, make-inputs.sh), the command
-        // line, the timing loop, the byte-for-byte check and the Markdown report.
-        .target(name: "BenchSupport"),
+        // line, the timing loop, the byte-for-byte check, the Markdown report, the memory probe
+        // and our still-image decode.
+        .target(name: "BenchSupport", dependencies: [.product(name: "ImageCodecs", package: "ImageCodecs")]),
         .systemLibrary(
             name: "CSpng",
             pkgConfig: "spng",

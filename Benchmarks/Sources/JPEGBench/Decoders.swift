@@ -23,25 +23,6 @@ enum Decoder: Int, BenchDecoder {
     }
 }
 
-/// `ImageSource` over the whole data, then frame 0.
-func decodeOurs(_ bytes: [UInt8]) throws(BenchError) -> [UInt8] {
-    let source = ImageSource(bytes: bytes)
-    guard source.count > 0 else {
-        throw BenchError("no image: status \(source.status)" + (source.error.map { ", \($0)" } ?? ""))
-    }
-    let image: DecodedImage
-    do {
-        image = try source.image(at: 0)
-    } catch {
-        throw BenchError("\(error)")
-    }
-    guard image.pixelFormat == .rgba8, image.bytesPerRow == image.width * 4 else {
-        throw BenchError("unexpected output layout \(image.pixelFormat)")
-    }
-    guard image.isComplete else { throw BenchError("incomplete image") }
-    return image.pixels
-}
-
 /// libjpeg-turbo's classic API through the C shim (`Sources/CLibJPEGShim`): `jpeg_mem_src`,
 /// ISLOW IDCT, fancy upsampling, `JCS_EXT_RGBA` scanlines straight into the output. `warnings`
 /// counts what libjpeg skipped or filled in corrupt data (it still writes the whole image).

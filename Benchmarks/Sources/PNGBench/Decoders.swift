@@ -26,22 +26,6 @@ enum Decoder: Int, BenchDecoder {
     }
 }
 
-/// `ImageSource` over the whole data, then frame 0.
-func decodeOurs(_ bytes: [UInt8]) throws(BenchError) -> [UInt8] {
-    let source = ImageSource(bytes: bytes)
-    let image: DecodedImage
-    do {
-        image = try source.image(at: 0)
-    } catch {
-        throw BenchError("\(error)")
-    }
-    guard image.pixelFormat == .rgba8, image.bytesPerRow == image.width * 4 else {
-        throw BenchError("unexpected output layout \(image.pixelFormat)")
-    }
-    guard image.isComplete else { throw BenchError("incomplete image") }
-    return image.pixels
-}
-
 /// libspng: a context over the buffer, `spng_decode_image` to `format` with tRNS applied
 /// (`SPNG_DECODE_TRNS`), no gamma. CRC and Adler-32 are checked, as ours does by default.
 func decodeSpng(_ bytes: [UInt8], format: spng_format) throws(BenchError) -> [UInt8] {

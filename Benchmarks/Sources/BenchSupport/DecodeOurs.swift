@@ -1,0 +1,21 @@
+import ImageCodecs
+
+/// Our decoder as a user calls it on a still image: `ImageSource` over the whole data, then
+/// frame 0, which must be complete RGBA8 rows without padding.
+public func decodeOurs(_ bytes: [UInt8]) throws(BenchError) -> [UInt8] {
+    let source = ImageSource(bytes: bytes)
+    guard source.count > 0 else {
+        throw BenchError("no image: status \(source.status)" + (source.error.map { ", \($0)" } ?? ""))
+    }
+    let image: DecodedImage
+    do {
+        image = try source.image(at: 0)
+    } catch {
+        throw BenchError("\(error)")
+    }
+    guard image.pixelFormat == .rgba8, image.bytesPerRow == image.width * 4 else {
+        throw BenchError("unexpected output layout \(image.pixelFormat)")
+    }
+    guard image.isComplete else { throw BenchError("incomplete image") }
+    return image.pixels
+}
