@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "PNGCodec", dependencies: ["CodecCore", "CZlib"]),
         .target(name: "GIFCodec", dependencies: ["CodecCore"]),
         .target(name: "JPEGCodec", dependencies: ["CodecCore"]),
-        .target(name: "ImageCodecs", dependencies: ["CodecCore", "PNGCodec", "GIFCodec"]),
+        .target(name: "ImageCodecs", dependencies: ["CodecCore", "PNGCodec", "GIFCodec", "JPEGCodec"]),
         .executableTarget(
             name: "imagecodecs",
             dependencies: [

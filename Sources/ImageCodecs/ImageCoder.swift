@@ -1,4 +1,5 @@
 import GIFCodec
+import JPEGCodec
 import PNGCodec
 
 /// A plug-in that decodes one format (SDWebImage's `SDImageCoder`, reduced to decoding).
@@ -58,5 +59,19 @@ public struct GIFCoder: ImageCoder {
 
     public func makeDecoder(options: DecodingOptions) -> any ImageDecoding {
         GIFDecoder(options: options)
+    }
+}
+
+/// JPEG (ITU T.81): baseline, extended and progressive Huffman-coded frames.
+public struct JPEGCoder: ImageCoder {
+    public init() {}
+    public var format: ImageFormat { .jpeg }
+
+    public func sniff(_ prefix: UnsafeBufferPointer<UInt8>) -> SniffResult {
+        .comparing(prefix, with: JPEGDecoder.signature)
+    }
+
+    public func makeDecoder(options: DecodingOptions) -> any ImageDecoding {
+        JPEGDecoder(options: options)
     }
 }

@@ -117,7 +117,12 @@ struct JPEGContainer {
             break
         }
         guard let length = input.u16BE(at: position + 2).map(Int.init) else { return false }
-        guard length >= 2 else { throw .invalidData("JPEG marker segment length is below 2") }
+        if length < 2 {
+            // libjpeg skips an APPn, COM or unknown segment this short as just its length field.
+            guard Self.isSkippable(code) else { throw .invalidData("JPEG marker segment length is below 2") }
+            position += 4
+            return true
+        }
         guard input.has(length + 2, at: position) else { return false }
         let payload = input.copy((position + 4)..<(position + 2 + length))
         position += 2 + length
@@ -131,6 +136,7 @@ struct JPEGContainer {
         case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2, JPEGMarker.sof9, JPEGMarker.sof10:
             guard frame == nil else { throw .invalidData("JPEG has a second frame header") }
             let header = try JPEGFrameHeader(marker: code, p)
+            guard !header.isArithmetic else { throw .unsupported("JPEG arithmetic coding is not supported yet") }
             guard header.height > 0 else { throw .unsupported("JPEG height given by DNL is not supported") }
             _ = try options.limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
             frame = header
@@ -155,6 +161,14 @@ struct JPEGContainer {
         default:
             break   // COM, DNL after the frame (the height is already known), unknown markers
         }
+    }
+
+    /// Segments libjpeg reads by skipping their payload: APPn, COM and markers it does not know.
+    private static func isSkippable(_ code: UInt8) -> Bool {
+        (JPEGMarker.app0...JPEGMarker.app15).contains(code) || code == JPEGMarker.com
+            || ![JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2, JPEGMarker.sof9, JPEGMarker.sof10, JPEGMarker.dht,
+                 JPEGMarker.dac, JPEGMarker.dqt, JPEGMarker.dri, JPEGMarker.sos, JPEGMarker.dnl].contains(code)
+                && !JPEGMarker.isUnsupportedFrame(code)
     }
 
     /// B.2.3: a scan of the frame, with the tables now in force; latches each component's
