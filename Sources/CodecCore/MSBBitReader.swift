@@ -8,21 +8,25 @@
 /// zero bits and counts them in ``zeroBitsRead``, as libjpeg fills with zeros after a marker;
 /// whether that is a truncation is the caller's decision.
 public struct MSBBitReader: Sendable {
-    /// The bits held, the next one in bit 63; the bits below `count` are zero.
-    public private(set) var bits: UInt64 = 0
-    /// How many of `bits` are valid.
-    public private(set) var count = 0
-    /// The next byte of the buffer to load.
-    public private(set) var position: Int
-    /// Bits supplied past the buffer's end (each a zero).
-    public private(set) var zeroBitsRead = 0
+    // The fields are public (with setters) so that the inlinable readers below compile into the
+    // decoders' hot loops in other modules; callers change them only through the methods.
 
+    /// The bits held, the next one in bit 63; the bits below `count` are zero.
+    public var bits: UInt64 = 0
+    /// How many of `bits` are valid.
+    public var count = 0
+    /// The next byte of the buffer to load.
+    public var position: Int
+    /// Bits supplied past the buffer's end (each a zero).
+    public var zeroBitsRead = 0
+
+    @inlinable
     public init(position: Int = 0) {
         self.position = position
     }
 
     /// Loads bytes until at least 57 bits are held (zeros past the end of `buffer`).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func refill(_ buffer: UnsafeBufferPointer<UInt8>) {
         if count >= 57 { return }
         if let base = buffer.baseAddress, buffer.count - position >= 8 {
@@ -46,20 +50,20 @@ public struct MSBBitReader: Sendable {
     }
 
     /// The next `n` bits (1…32) without consuming them; the caller has refilled.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func peek(_ n: Int) -> UInt32 {
         UInt32(truncatingIfNeeded: bits &>> UInt64(truncatingIfNeeded: 64 &- n))
     }
 
     /// Consumes `n` bits (0…count).
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func skip(_ n: Int) {
         bits &<<= UInt64(truncatingIfNeeded: n)
         count &-= n
     }
 
     /// Reads `n` bits (0…32) as an unsigned value, refilling from `buffer` if needed.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func read(_ n: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
         if n == 0 { return 0 }
         if count < n { refill(buffer) }

@@ -8,8 +8,11 @@ struct JPEGHuffmanScanDecoder {
 
     let procedure: Procedure
     private let header: JPEGScanHeader
-    private var dcTables: [JPEGHuffmanTable?]
-    private var acTables: [JPEGHuffmanTable?]
+    /// Every table the scan uses, one after another (``JPEGHuffmanTable/data``), and where
+    /// each scan component's DC and AC table starts in it (−1: not used by this scan).
+    private let tables: [Int32]
+    private let dcTable: [Int]
+    private let acTable: [Int]
     private var predictors: [Int32]
     private var endOfBandRun = 0
     private(set) var stream: JPEGEntropyStream
@@ -44,13 +47,16 @@ struct JPEGHuffmanScanDecoder {
         }
         let needsDC = procedure == .sequential || procedure == .dcFirst
         let needsAC = procedure == .sequential || procedure == .acFirst || procedure == .acRefine
-        var dc: [JPEGHuffmanTable?] = [], ac: [JPEGHuffmanTable?] = []
+        var data: [Int32] = [], dc: [Int] = [], ac: [Int] = []
         for (i, c) in h.components.enumerated() {
-            dc.append(needsDC ? try JPEGHuffmanTable(scan.dcTables[i] ?? JPEGStandardTables.spec(isAC: false, index: c.dcTable), isDC: true) : nil)
-            ac.append(needsAC ? try JPEGHuffmanTable(scan.acTables[i] ?? JPEGStandardTables.spec(isAC: true, index: c.acTable), isDC: false) : nil)
+            dc.append(needsDC ? data.count : -1)
+            if needsDC { data += try JPEGHuffmanTable(scan.dcTables[i] ?? JPEGStandardTables.spec(isAC: false, index: c.dcTable), isDC: true).data }
+            ac.append(needsAC ? data.count : -1)
+            if needsAC { data += try JPEGHuffmanTable(scan.acTables[i] ?? JPEGStandardTables.spec(isAC: true, index: c.acTable), isDC: false).data }
         }
-        dcTables = dc
-        acTables = ac
+        tables = data
+        dcTable = dc
+        acTable = ac
         predictors = [Int32](repeating: 0, count: h.components.count)
         stream = JPEGEntropyStream(start: scan.dataStart)
         restartInterval = scan.restartInterval
@@ -111,56 +117,73 @@ struct JPEGHuffmanScanDecoder {
         var local = JPEGEntropyStream(start: 0)
         swap(&local, &stream)
         defer { swap(&local, &stream) }
-        for b in mcuBlocks {
-            let x = mx * mcuWidth[b.scanComponent] + b.dx, y = my * mcuHeight[b.scanComponent] + b.dy
-            let offset = coefficients.offset(b.component, x: x, y: y)
-            coefficients.storage[b.component].withUnsafeMutableBufferPointer { all in
-                let block = all.baseAddress! + offset
-                local.withReader { reader, bytes in
-                    decodeBlock(block, scanComponent: b.scanComponent, &reader, bytes)
+        let tables = tables
+        tables.withUnsafeBufferPointer { t in
+            naturalOrder.withUnsafeBufferPointer { zigzag in
+                for b in mcuBlocks {
+                    let x = mx * mcuWidth[b.scanComponent] + b.dx, y = my * mcuHeight[b.scanComponent] + b.dy
+                    let offset = coefficients.offset(b.component, x: x, y: y)
+                    coefficients.storage[b.component].withUnsafeMutableBufferPointer { all in
+                        let block = all.baseAddress! + offset
+                        local.withReader { reader, bytes in
+                            decodeBlock(block, scanComponent: b.scanComponent, t.baseAddress!, zigzag.baseAddress!, &reader, bytes)
+                        }
+                    }
                 }
             }
         }
     }
 
-    private mutating func decodeBlock(_ block: UnsafeMutablePointer<Int16>, scanComponent s: Int,
-                                      _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Decodes one block; `tables` is ``tables``, `zigzag` is ``naturalOrder``.
+    private mutating func decodeBlock(_ block: UnsafeMutablePointer<Int16>, scanComponent s: Int, _ tables: UnsafePointer<Int32>,
+                                      _ zigzag: UnsafePointer<Int>, _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
         switch procedure {
         case .sequential:
-            decodeDC(block, s, shift: 0, &reader, bytes)
-            if let table = acTables[s] { JPEGHuffmanScanDecoder.decodeSequentialAC(block, table, &reader, bytes) }
+            decodeDC(block, s, tables + dcTable[s], shift: 0, &reader, bytes)
+            JPEGHuffmanScanDecoder.decodeSequentialAC(block, tables + acTable[s], zigzag, &reader, bytes)
         case .dcFirst:
-            decodeDC(block, s, shift: header.al, &reader, bytes)
+            decodeDC(block, s, tables + dcTable[s], shift: header.al, &reader, bytes)
         case .dcRefine:
             if reader.read(1, bytes) != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << header.al) }
         case .acFirst:
-            if let table = acTables[s] { decodeACFirst(block, table, &reader, bytes) }
+            decodeACFirst(block, tables + acTable[s], zigzag, &reader, bytes)
         case .acRefine:
-            if let table = acTables[s] { decodeACRefine(block, table, &reader, bytes) }
+            decodeACRefine(block, tables + acTable[s], zigzag, &reader, bytes)
         }
     }
 
     /// F.2.2.1 (G.1.2.1 for a first DC scan): the DC difference, added to the predictor,
     /// stored shifted left by Al.
-    private mutating func decodeDC(_ block: UnsafeMutablePointer<Int16>, _ s: Int, shift: Int,
+    private mutating func decodeDC(_ block: UnsafeMutablePointer<Int16>, _ s: Int, _ table: UnsafePointer<Int32>, shift: Int,
                                    _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let table = dcTables[s] else { return }
-        let size = table.decode(&reader, bytes)
+        let size = JPEGHuffmanTable.decode(table, &reader, bytes)
         let diff = size == 0 ? 0 : extend(Int32(reader.read(size, bytes)), size)
         predictors[s] = predictors[s] &+ diff
         block[0] = Int16(truncatingIfNeeded: predictors[s] &<< Int32(shift))
     }
 
-    /// F.2.2.2: the AC coefficients of a sequential block, run lengths and ZRL included.
-    private static func decodeSequentialAC(_ block: UnsafeMutablePointer<Int16>, _ table: JPEGHuffmanTable,
+    /// F.2.2.2: the AC coefficients of a sequential block, run lengths and ZRL included. A code
+    /// whose appended bits fit the 9-bit lookahead is taken whole from the fast table.
+    private static func decodeSequentialAC(_ block: UnsafeMutablePointer<Int16>, _ table: UnsafePointer<Int32>,
+                                           _ zigzag: UnsafePointer<Int>,
                                            _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+        let fast = table + JPEGHuffmanTable.fastACBase
         var k = 1
         while k < 64 {
-            let rs = table.decode(&reader, bytes)
+            if reader.count < JPEGHuffmanTable.lookaheadBits { reader.refill(bytes) }
+            let entry = fast[Int(reader.peek(JPEGHuffmanTable.lookaheadBits))]
+            if entry != 0 {
+                k &+= Int((entry >> 8) & 0xFF)
+                block[zigzag[k]] = Int16(truncatingIfNeeded: entry >> 16)
+                reader.skip(Int(entry & 0xFF))
+                k &+= 1
+                continue
+            }
+            let rs = JPEGHuffmanTable.decode(table, &reader, bytes)
             let r = rs >> 4, s = rs & 15
             if s != 0 {
                 k += r
-                block[naturalOrder[k]] = Int16(truncatingIfNeeded: extend(Int32(reader.read(s, bytes)), s))
+                block[zigzag[k]] = Int16(truncatingIfNeeded: extend(Int32(reader.read(s, bytes)), s))
                 k += 1
             } else {
                 if r != 15 { break }
@@ -170,17 +193,18 @@ struct JPEGHuffmanScanDecoder {
     }
 
     /// G.1.2.2: the first scan of a spectral band, with end-of-band runs.
-    private mutating func decodeACFirst(_ block: UnsafeMutablePointer<Int16>, _ table: JPEGHuffmanTable,
+    private mutating func decodeACFirst(_ block: UnsafeMutablePointer<Int16>, _ table: UnsafePointer<Int32>,
+                                        _ zigzag: UnsafePointer<Int>,
                                         _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
         if endOfBandRun > 0 { endOfBandRun -= 1; return }
         var k = header.ss
         while k <= header.se {
-            let rs = table.decode(&reader, bytes)
+            let rs = JPEGHuffmanTable.decode(table, &reader, bytes)
             let r = rs >> 4, s = rs & 15
             if s != 0 {
                 k += r
                 let value = extend(Int32(reader.read(s, bytes)), s)
-                block[naturalOrder[k]] = Int16(truncatingIfNeeded: value &<< Int32(header.al))
+                block[zigzag[k]] = Int16(truncatingIfNeeded: value &<< Int32(header.al))
                 k += 1
             } else if r == 15 {
                 k += 16
@@ -195,7 +219,8 @@ struct JPEGHuffmanScanDecoder {
     /// G.1.2.3: a refinement scan of a spectral band. Coefficients already nonzero take a
     /// correction bit (added away from zero when set, once: a bit already applied is not
     /// applied again); a newly nonzero one becomes ±2^Al at the position its run reaches.
-    private mutating func decodeACRefine(_ block: UnsafeMutablePointer<Int16>, _ table: JPEGHuffmanTable,
+    private mutating func decodeACRefine(_ block: UnsafeMutablePointer<Int16>, _ table: UnsafePointer<Int32>,
+                                         _ zigzag: UnsafePointer<Int>,
                                          _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
         let p1 = Int16(truncatingIfNeeded: 1 << header.al), m1 = Int16(truncatingIfNeeded: -1 << header.al)
         var k = header.ss
@@ -206,7 +231,7 @@ struct JPEGHuffmanScanDecoder {
         }
         if endOfBandRun == 0 {
             while k <= header.se {
-                let rs = table.decode(&reader, bytes)
+                let rs = JPEGHuffmanTable.decode(table, &reader, bytes)
                 var r = rs >> 4
                 let s = rs & 15
                 var value: Int16 = 0
@@ -218,7 +243,7 @@ struct JPEGHuffmanScanDecoder {
                     break
                 }
                 repeat {
-                    let coefficient = block + naturalOrder[k]
+                    let coefficient = block + zigzag[k]
                     if coefficient.pointee != 0 {
                         correct(coefficient, &reader)
                     } else {
@@ -227,13 +252,13 @@ struct JPEGHuffmanScanDecoder {
                     }
                     k += 1
                 } while k <= header.se
-                if s != 0 { block[naturalOrder[k]] = value }
+                if s != 0 { block[zigzag[k]] = value }
                 k += 1
             }
         }
         if endOfBandRun > 0 {
             while k <= header.se {
-                let coefficient = block + naturalOrder[k]
+                let coefficient = block + zigzag[k]
                 if coefficient.pointee != 0 { correct(coefficient, &reader) }
                 k += 1
             }

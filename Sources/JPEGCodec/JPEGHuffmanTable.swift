@@ -9,16 +9,23 @@ import CodecCore
 /// after 17 bits (libjpeg warns "corrupt data" and goes on so).
 struct JPEGHuffmanTable {
     static let lookaheadBits = 9
-    /// Per 9-bit prefix: `length << 8 | symbol` when a code of `length` ≤ 9 bits starts the
-    /// prefix, else `10 << 8` (decode on from 10 bits).
-    private(set) var lookup: [UInt16]
-    /// Per code length 1…17: the largest code of that length (−1 when none; length 17 is a
-    /// sentinel above every 17-bit value), and the offset from a code to its symbol's index.
-    private(set) var maxCode: [Int32]
-    private(set) var valueOffset: [Int32]
-    /// The symbols in code order, padded to 256 with zeros (indices are taken modulo 256, as
-    /// libjpeg-turbo masks them).
-    private(set) var symbols: [UInt8]
+    /// The table as one run of Int32, so that a scan keeps all its tables in one array and the
+    /// hot loop reads them through a pointer: per 9-bit prefix (512 entries) `length << 8 |
+    /// symbol` when a code of `length` ≤ 9 bits starts the prefix, else `10 << 8` (decode on from
+    /// 10 bits); then per code length 0…17 the largest code of that length (−1 when none;
+    /// length 17 is a sentinel above every 17-bit value), then per length the offset from a code
+    /// to its symbol's index, then the 256 symbols in code order padded with zeros (indices are
+    /// taken modulo 256, as libjpeg-turbo masks them); then, for AC tables, per 9-bit prefix the
+    /// whole coefficient when the prefix holds a code and all its appended bits (F.2.2.2): the
+    /// value (EXTENDed) in the high 16 bits, the run in bits 8–15, the bits used in bits 0–7;
+    /// zero when it does not (end of block, ZRL, or too long).
+    private(set) var data: [Int32]
+
+    static let maxCodeBase = 1 << lookaheadBits
+    static let valueOffsetBase = maxCodeBase + 18
+    static let symbolBase = valueOffsetBase + 18
+    static let fastACBase = symbolBase + 256
+    static let size = fastACBase + (1 << lookaheadBits)
 
     init(_ spec: JPEGHuffmanSpec, isDC: Bool) throws(DecodingError) {
         var lengths: [Int] = []
@@ -33,46 +40,50 @@ struct JPEGHuffmanTable {
             code <<= 1
             size += 1
         }
-        maxCode = [Int32](repeating: -1, count: 18)
-        valueOffset = [Int32](repeating: 0, count: 18)
+        let symbols = Array(spec.symbols.prefix(lengths.count))
+        if isDC, symbols.contains(where: { $0 > 15 }) { throw .invalidData("JPEG DC Huffman table has a symbol above 15") }
+        var data = [Int32](repeating: Int32(Self.lookaheadBits + 1) << 8, count: Self.size)
+        for prefix in 0..<(1 << Self.lookaheadBits) { data[Self.fastACBase + prefix] = 0 }
+        for length in 0..<18 { data[Self.maxCodeBase + length] = -1; data[Self.valueOffsetBase + length] = 0 }
         p = 0
         for length in 1...16 where spec.counts[length - 1] > 0 {
-            valueOffset[length] = Int32(p - codes[p])
+            data[Self.valueOffsetBase + length] = Int32(p - codes[p])
             p += spec.counts[length - 1]
-            maxCode[length] = Int32(codes[p - 1])
+            data[Self.maxCodeBase + length] = Int32(codes[p - 1])
         }
-        maxCode[17] = 0xFFFFF
-        symbols = Array(spec.symbols.prefix(lengths.count)) + [UInt8](repeating: 0, count: 256 - lengths.count)
-        if isDC, symbols.prefix(lengths.count).contains(where: { $0 > 15 }) {
-            throw .invalidData("JPEG DC Huffman table has a symbol above 15")
-        }
-        lookup = [UInt16](repeating: UInt16(Self.lookaheadBits + 1) << 8, count: 1 << Self.lookaheadBits)
+        data[Self.maxCodeBase + 17] = 0xFFFFF
+        for i in 0..<256 { data[Self.symbolBase + i] = i < symbols.count ? Int32(symbols[i]) : 0 }
         for (i, length) in lengths.enumerated() where length <= Self.lookaheadBits {
             let first = codes[i] << (Self.lookaheadBits - length)
             for prefix in first..<(first + (1 << (Self.lookaheadBits - length))) {
-                lookup[prefix] = UInt16(length) << 8 | UInt16(symbols[i])
+                data[prefix] = Int32(length) << 8 | Int32(symbols[i])
+                let run = Int32(symbols[i] >> 4), size = Int(symbols[i] & 15)
+                guard !isDC, size != 0, length + size <= Self.lookaheadBits else { data[Self.fastACBase + prefix] = 0; continue }
+                let bits = Int32((prefix >> (Self.lookaheadBits - length - size)) & ((1 << size) - 1))
+                data[Self.fastACBase + prefix] = extend(bits, size) << 16 | run << 8 | Int32(length + size)
             }
         }
+        self.data = data
     }
 
-    /// Decodes one symbol; the reader holds at least 16 bits or has been refilled from `buffer`.
+    /// Decodes one symbol with the table at `table` (a ``data`` run).
     @inline(__always)
-    func decode(_ reader: inout MSBBitReader, _ buffer: UnsafeBufferPointer<UInt8>) -> Int {
+    static func decode(_ table: UnsafePointer<Int32>, _ reader: inout MSBBitReader, _ buffer: UnsafeBufferPointer<UInt8>) -> Int {
         if reader.count < 17 { reader.refill(buffer) }
-        let entry = lookup.withUnsafeBufferPointer { $0[Int(reader.peek(Self.lookaheadBits))] }
+        let entry = table[Int(reader.peek(lookaheadBits))]
         var length = Int(entry >> 8)
-        if length <= Self.lookaheadBits {
+        if length <= lookaheadBits {
             reader.skip(length)
             return Int(entry & 0xFF)
         }
         var code = Int32(reader.peek(length))
-        while length < 17 && code > maxCode[length] {
+        while length < 17 && code > table[maxCodeBase + length] {
             length += 1
             code = Int32(reader.peek(length))
         }
         reader.skip(length)
         guard length <= 16 else { return 0 }
-        return Int(symbols[Int(code + valueOffset[length]) & 0xFF])
+        return Int(table[symbolBase + Int(code + table[valueOffsetBase + length]) & 0xFF])
     }
 }
 

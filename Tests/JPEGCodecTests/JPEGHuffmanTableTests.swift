@@ -14,11 +14,13 @@ struct JPEGHuffmanTableTests {
         }
         var reader = MSBBitReader()
         bytes.withUnsafeBufferPointer { buffer in
-            #expect(table.decode(&reader, buffer) == 0)
-            #expect(table.decode(&reader, buffer) == 5)
-            #expect(table.decode(&reader, buffer) == 11)
-            // A bit string that is no code decodes as 0 after 17 bits, as libjpeg does.
-            #expect(table.decode(&reader, buffer) == 0)
+            table.data.withUnsafeBufferPointer { t in
+                #expect(JPEGHuffmanTable.decode(t.baseAddress!, &reader, buffer) == 0)
+                #expect(JPEGHuffmanTable.decode(t.baseAddress!, &reader, buffer) == 5)
+                #expect(JPEGHuffmanTable.decode(t.baseAddress!, &reader, buffer) == 11)
+                // A bit string that is no code decodes as 0 after 17 bits, as libjpeg does.
+                #expect(JPEGHuffmanTable.decode(t.baseAddress!, &reader, buffer) == 0)
+            }
         }
     }
 
