@@ -26,7 +26,7 @@ struct Main {
 struct ImageCodecsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imagecodecs",
-        abstract: "Decode PNG, APNG and GIF images with the pure-Swift ImageCodecs library.",
+        abstract: "Decode PNG, APNG, GIF and JPEG images with the pure-Swift ImageCodecs library.",
         subcommands: [Info.self, Decode.self, Hash.self, Feed.self, Bench.self, Play.self]
     )
 
