@@ -139,6 +139,9 @@ struct JPEGContainer {
             guard !header.isArithmetic else { throw .unsupported("JPEG arithmetic coding is not supported yet") }
             guard header.height > 0 else { throw .unsupported("JPEG height given by DNL is not supported") }
             _ = try options.limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
+            guard JPEGCoefficients.bytes(for: header) <= options.limits.maxBytesHeld else {
+                throw .limitExceeded("JPEG coefficient buffer exceeds Limits.maxBytesHeld")
+            }
             frame = header
             latchedQuantization = [[UInt16]?](repeating: nil, count: header.components.count)
         case _ where JPEGMarker.isUnsupportedFrame(code):
@@ -183,9 +186,19 @@ struct JPEGContainer {
             }
             latchedQuantization[c.index] = table
         }
-        scans.append(JPEGScan(header: header, dcTables: header.components.map { dcTables[$0.dcTable] },
-                              acTables: header.components.map { acTables[$0.acTable] },
-                              restartInterval: restartInterval, dataStart: position, dataEnd: nil))
+        let scan = JPEGScan(header: header, dcTables: header.components.map { dcTables[$0.dcTable] },
+                            acTables: header.components.map { acTables[$0.acTable] },
+                            restartInterval: restartInterval, dataStart: position, dataEnd: nil)
+        // What libjpeg-turbo refuses when a scan (or, for the first, decompression) starts is
+        // refused here, at the scan's place in the file, so that the error does not depend on
+        // whether pixels were decoded before later segments arrived.
+        if scans.isEmpty { _ = try JPEGRenderer.upsampling(frame) }
+        if frame.isArithmetic {
+            _ = try JPEGHuffmanScanDecoder.procedure(frame: frame, header: header)
+        } else {
+            _ = try JPEGHuffmanScanDecoder(frame: frame, scan: scan)
+        }
+        scans.append(scan)
     }
 
     /// The position of the marker ending the current scan's data: the first 0xFF followed

@@ -80,11 +80,7 @@ public final class JPEGDecoder: ImageDecoding {
         try sticky { () throws(DecodingError) -> JPEGPixelDecoder? in
             guard let frame = container.frame, let first = container.scans.first else { return nil }
             if pixelDecoder == nil {
-                _ = try options.limits.checkedRasterBytes(width: frame.width, height: frame.height, bytesPerPixel: 4)
-                let coefficientBytes = JPEGCoefficients.bytes(for: frame)
-                guard coefficientBytes <= options.limits.maxBytesHeld else {
-                    throw .limitExceeded("JPEG coefficient buffer exceeds Limits.maxBytesHeld")
-                }
+                // The container has checked the image and coefficient sizes against the limits.
                 pixelDecoder = JPEGPixelDecoder(frame: frame, firstScan: first.header,
                                                 colorSpace: JPEGColorSpace(frame: frame, metadata: container.metadata))
             }

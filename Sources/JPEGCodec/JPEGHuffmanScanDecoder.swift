@@ -36,15 +36,7 @@ struct JPEGHuffmanScanDecoder {
     init(frame: JPEGFrameHeader, scan: JPEGScan) throws(DecodingError) {
         let h = scan.header
         header = h
-        if frame.isProgressive {
-            let isDC = h.ss == 0
-            let bad = (isDC ? h.se != 0 : h.ss > h.se || h.se > 63 || h.components.count != 1)
-                || (h.ah != 0 && h.al != h.ah - 1) || h.al > 13
-            guard !bad else { throw .invalidData("JPEG progressive scan parameters are invalid") }
-            procedure = isDC ? (h.ah == 0 ? .dcFirst : .dcRefine) : (h.ah == 0 ? .acFirst : .acRefine)
-        } else {
-            procedure = .sequential
-        }
+        procedure = try Self.procedure(frame: frame, header: h)
         let needsDC = procedure == .sequential || procedure == .dcFirst
         let needsAC = procedure == .sequential || procedure == .acFirst || procedure == .acRefine
         var data: [Int32] = [], dc: [Int] = [], ac: [Int] = []
@@ -81,6 +73,17 @@ struct JPEGHuffmanScanDecoder {
             mcuHeight = h.components.map { frame.components[$0.index].v }
         }
         mcuBlocks = blocks
+    }
+
+    /// The procedure of a scan of `frame`; refuses an invalid progression (G.1.1.1) as
+    /// libjpeg-turbo does when a scan starts, for Huffman and arithmetic coding alike.
+    static func procedure(frame: JPEGFrameHeader, header h: JPEGScanHeader) throws(DecodingError) -> Procedure {
+        guard frame.isProgressive else { return .sequential }
+        let isDC = h.ss == 0
+        let bad = (isDC ? h.se != 0 : h.ss > h.se || h.se > 63 || h.components.count != 1)
+            || (h.ah != 0 && h.al != h.ah - 1) || h.al > 13
+        guard !bad else { throw .invalidData("JPEG progressive scan parameters are invalid") }
+        return isDC ? (h.ah == 0 ? .dcFirst : .dcRefine) : (h.ah == 0 ? .acFirst : .acRefine)
     }
 
     var isFinished: Bool { nextMCU >= mcuCount }

@@ -43,10 +43,9 @@ struct JPEGRenderer {
     /// One upsampled row per component.
     private var rows: [[UInt8]]
 
-    /// A renderer for `frame`; fails as libjpeg-turbo does on sampling factors it cannot upsample.
-    init(frame: JPEGFrameHeader, colorSpace: JPEGColorSpace, quantization: [[UInt16]?]) throws(DecodingError) {
-        self.frame = frame
-        self.colorSpace = colorSpace
+    /// The upsampling of each component of `frame`; fails as libjpeg-turbo does (when
+    /// decompression starts) on sampling factors it cannot upsample.
+    static func upsampling(_ frame: JPEGFrameHeader) throws(DecodingError) -> [JPEGUpsampler.Method] {
         var methods: [JPEGUpsampler.Method] = []
         for c in frame.components {
             guard let method = JPEGUpsampler.method(h: c.h, v: c.v, maxH: frame.maxH, maxV: frame.maxV,
@@ -55,7 +54,14 @@ struct JPEGRenderer {
             }
             methods.append(method)
         }
-        self.methods = methods
+        return methods
+    }
+
+    /// A renderer for `frame`, whose upsampling ``upsampling(_:)`` has accepted.
+    init(frame: JPEGFrameHeader, colorSpace: JPEGColorSpace, quantization: [[UInt16]?]) throws(DecodingError) {
+        self.frame = frame
+        self.colorSpace = colorSpace
+        methods = try Self.upsampling(frame)
         self.quantization = []
         strides = frame.components.map { $0.blocksPerLine * 8 }
         ringRows = frame.components.map { 3 * $0.v * 8 }
