@@ -10,6 +10,8 @@ struct JPEGScan {
     var acTables: [JPEGHuffmanSpec?]
     /// Ri (B.2.4.4): MCUs per restart interval, 0 for none.
     var restartInterval: Int
+    /// The arithmetic coding conditioning (B.2.4.3) in force when the scan began.
+    var conditioning: JPEGArithmeticConditioning
     /// The first byte of entropy-coded data, and the position of the marker that ends it
     /// (RSTn markers inside do not), once it has arrived.
     var dataStart: Int
@@ -46,6 +48,7 @@ struct JPEGContainer {
     private var dcTables: [JPEGHuffmanSpec?] = [nil, nil, nil, nil]
     private var acTables: [JPEGHuffmanSpec?] = [nil, nil, nil, nil]
     private var restartInterval = 0
+    private var conditioning = JPEGArithmeticConditioning()
     /// Per frame component, the quantization table latched by its first scan (libjpeg-turbo
     /// keeps that one even if a later DQT redefines the slot).
     private(set) var latchedQuantization: [[UInt16]?] = []
@@ -136,7 +139,6 @@ struct JPEGContainer {
         case JPEGMarker.sof0, JPEGMarker.sof1, JPEGMarker.sof2, JPEGMarker.sof9, JPEGMarker.sof10:
             guard frame == nil else { throw .invalidData("JPEG has a second frame header") }
             let header = try JPEGFrameHeader(marker: code, p)
-            guard !header.isArithmetic else { throw .unsupported("JPEG arithmetic coding is not supported yet") }
             guard header.height > 0 else { throw .unsupported("JPEG height given by DNL is not supported") }
             _ = try options.limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
             guard JPEGCoefficients.bytes(for: header) <= options.limits.maxBytesHeld else {
@@ -158,7 +160,7 @@ struct JPEGContainer {
         case JPEGMarker.sos:
             try beginScan(p)
         case JPEGMarker.dac:
-            break   // arithmetic conditioning: read by the arithmetic decoder when it exists
+            try conditioning.define(p)
         case JPEGMarker.app0...JPEGMarker.app15:
             metadata.read(code, p, limit: options.limits.maxMetadataBytes)
         default:
@@ -188,7 +190,7 @@ struct JPEGContainer {
         }
         let scan = JPEGScan(header: header, dcTables: header.components.map { dcTables[$0.dcTable] },
                             acTables: header.components.map { acTables[$0.acTable] },
-                            restartInterval: restartInterval, dataStart: position, dataEnd: nil)
+                            restartInterval: restartInterval, conditioning: conditioning, dataStart: position, dataEnd: nil)
         // What libjpeg-turbo refuses when a scan (or, for the first, decompression) starts is
         // refused here, at the scan's place in the file, so that the error does not depend on
         // whether pixels were decoded before later segments arrived.

@@ -7,7 +7,8 @@ import CodecCore
 /// first, which holds while at least `margin` staged bytes (more than any MCU can use) remain,
 /// or the interval's data has ended (a marker, or the final end of the input). Past that end
 /// the reader supplies zero bits, and an MCU that used them makes ``ranOut`` true, as libjpeg's
-/// "insufficient data" does: the rest of the interval is left at zero.
+/// "insufficient data" does: the rest of the interval is left at zero. Arithmetic decoding
+/// reads whole bytes through ``withBytes(_:)`` instead, zeros past the end being ordinary there.
 struct JPEGEntropyStream {
     /// Staged data bytes; the reader's position indexes it.
     private var staged: [UInt8] = []
@@ -24,9 +25,13 @@ struct JPEGEntropyStream {
     private var nextRestart = 0
 
     static let capacity = 1 << 16
+    /// The staging buffer's size: at least twice the largest margin the scan decoder asks for,
+    /// so that staging always makes that margin available (it keeps at most half unread).
+    private let stagingCapacity: Int
 
-    init(start: Int) {
+    init(start: Int, capacity: Int = JPEGEntropyStream.capacity) {
         inputPosition = start
+        stagingCapacity = capacity
     }
 
     /// Whether the scan's data has been staged to its end marker (or the end of final input).
@@ -36,15 +41,15 @@ struct JPEGEntropyStream {
 
     /// Unstuffs what has arrived into the staging buffer, after the bytes not read yet.
     mutating func stage(_ input: InputBuffer) {
-        if staged.isEmpty { staged = [UInt8](repeating: 0, count: Self.capacity) }
+        if staged.isEmpty { staged = [UInt8](repeating: 0, count: stagingCapacity) }
         let keep = reader.position
-        if keep > Self.capacity / 2 {
+        if keep > stagingCapacity / 2 {
             let count = stagedEnd - keep
             staged.withUnsafeMutableBufferPointer { p in p.baseAddress!.update(from: p.baseAddress! + keep, count: count) }
             stagedEnd = count
             reader.rebase(by: -keep)
         }
-        while marker == nil && stagedEnd < Self.capacity && inputPosition < input.count {
+        while marker == nil && stagedEnd < stagingCapacity && inputPosition < input.count {
             let (consumed, produced, code) = input.withContiguousRun(from: inputPosition, to: input.count) { run in
                 staged.withUnsafeMutableBufferPointer { out in
                     unstuffer.unstuff(run, into: UnsafeMutableBufferPointer(rebasing: out[stagedEnd...]))
@@ -71,18 +76,35 @@ struct JPEGEntropyStream {
         return result
     }
 
+    /// Calls `body` with the read position and the staged bytes, for a decoder that reads whole
+    /// bytes (arithmetic coding, which handles the end of the data itself: past it, zeros).
+    mutating func withBytes<R>(_ body: (inout Int, UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let end = stagedEnd
+        return staged.withUnsafeBufferPointer { all in
+            body(&reader.position, UnsafeBufferPointer(rebasing: all[0..<end]))
+        }
+    }
+
     /// E.1.4 / libjpeg's restart processing at the end of an interval: drops the bits and bytes
     /// left, finds the marker, and takes it if it is the RSTn expected; otherwise resynchronises
     /// as libjpeg's `jpeg_resync_to_restart` does. Returns false when the marker has not
     /// arrived yet (call again after more input; nothing is lost).
     mutating func restart(_ input: InputBuffer) -> Bool {
         while true {
-            if marker == nil {
-                // Discard the rest of the interval's data up to the marker.
+            while marker == nil {
+                // Discard the rest of the interval's data up to the marker (which may lie
+                // further than the staging buffer holds).
                 reader.reset(to: stagedEnd)
                 stage(input)
+                if inputPosition >= input.count { break }
             }
-            guard let (position, code) = marker else { return false }
+            guard let (position, code) = marker else {
+                // At the end of final input libjpeg's source manager supplies an EOI marker,
+                // which is left unread as below: every later interval is empty.
+                guard input.isFinal else { return false }
+                nextRestart = (nextRestart + 1) & 7
+                return true
+            }
             let desired = nextRestart
             let action: Int
             if code < 0xC0 {

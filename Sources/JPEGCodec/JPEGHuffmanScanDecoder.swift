@@ -22,6 +22,9 @@ struct JPEGHuffmanScanDecoder {
     let mcuCount: Int
     let mcusPerLine: Int
     private(set) var nextMCU = 0
+    /// The last MCU begun with data left (libjpeg's `last_good_iMCU_row`, by MCU): block
+    /// smoothing treats the rows after it as not reached by this scan.
+    private(set) var lastGoodMCU = 0
     /// The blocks of one MCU: frame component, scan component, block offset in the MCU.
     private let mcuBlocks: [(component: Int, scanComponent: Int, dx: Int, dy: Int)]
     private let mcuWidth: [Int]
@@ -98,6 +101,7 @@ struct JPEGHuffmanScanDecoder {
         let end = min(limit, mcuCount)
         stream.stage(input)
         while nextMCU < end {
+            if !stream.ranOut { lastGoodMCU = nextMCU }
             if restartInterval > 0 && restartsToGo == 0 {
                 guard stream.restart(input) else { break }
                 for i in predictors.indices { predictors[i] = 0 }

@@ -17,11 +17,17 @@ final class JPEGPixelDecoder {
     /// The image, RGBA8, and the rows of it that are final.
     private(set) var pixels: [UInt8]
     private(set) var finalRows = 0
-    /// The scans whose quantization tables the renderer has latched.
+    /// The scans whose quantization tables the renderer has latched, and those tables.
     private var scansLatched = 0
+    private var latchedQuantization: [[UInt16]?] = []
+    /// Progressive files: the precision each scan so far gives the first coefficients, and the
+    /// frame MCU row the last scan begun reached with data (libjpeg's `last_good_iMCU_row`),
+    /// for block smoothing.
+    private var progression: JPEGProgression
+    private var lastGoodMCURow = 0
     /// The scan being decoded, by index into the container's scans.
     private var scanIndex = 0
-    private var scan: JPEGHuffmanScanDecoder?
+    private var scan: JPEGScanDecoder?
     /// Sequential single-scan files: MCU rows reconstructed so far.
     private var rowsReconstructed = 0
     /// Buffered files: MCUs decoded in all scans so far, and the count the pixels show.
@@ -35,6 +41,7 @@ final class JPEGPixelDecoder {
         self.colorSpace = colorSpace
         buffered = frame.isProgressive || firstScan.components.count < frame.components.count
         coefficients = JPEGCoefficients(frame: frame, mcuRowOnly: !buffered)
+        progression = JPEGProgression(componentCount: frame.components.count)
         pixels = [UInt8](repeating: 0, count: frame.width * frame.height * 4)
     }
 
@@ -47,18 +54,24 @@ final class JPEGPixelDecoder {
             renderer = try JPEGRenderer(frame: frame, colorSpace: colorSpace, quantization: container.latchedQuantization)
         }
         if container.scans.count != scansLatched {
-            renderer?.latch(container.latchedQuantization)
+            latchedQuantization = container.latchedQuantization
+            renderer?.latch(latchedQuantization)
             scansLatched = container.scans.count
         }
         while scanIndex < container.scans.count {
             let info = container.scans[scanIndex]
-            if scan == nil { scan = try JPEGHuffmanScanDecoder(frame: frame, scan: info) }
+            if scan == nil {
+                scan = try JPEGScanDecoder(frame: frame, scan: info)
+                if frame.isProgressive { progression.begin(info.header) }
+            }
             guard var decoder = scan else { return }
             scan = nil
             if buffered {
                 let before = decoder.nextMCU
                 _ = decoder.decode(input, into: &coefficients, until: decoder.mcuCount)
                 mcusDecoded += decoder.nextMCU - before
+                lastGoodMCURow = JPEGBlockSmoothing.frameMCURow(ofScanMCU: min(decoder.lastGoodMCU, decoder.mcuCount - 1),
+                                                                mcusPerLine: decoder.mcusPerLine, scan: info.header, frame: frame)
             } else {
                 decodeRows(&decoder, input)
             }
@@ -73,7 +86,7 @@ final class JPEGPixelDecoder {
 
     /// Sequential single scan: each MCU row is decoded, reconstructed, and its predecessor's
     /// pixels written (fancy upsampling needs the row below).
-    private func decodeRows(_ decoder: inout JPEGHuffmanScanDecoder, _ input: InputBuffer) {
+    private func decodeRows(_ decoder: inout JPEGScanDecoder, _ input: InputBuffer) {
         guard var renderer else { return }
         self.renderer = nil
         defer { self.renderer = renderer }
@@ -102,9 +115,11 @@ final class JPEGPixelDecoder {
         guard buffered, renderedMCUs != mcusDecoded || (final && !finished), var renderer else { return }
         self.renderer = nil
         defer { self.renderer = renderer }
+        let smoothing = JPEGBlockSmoothing(frame: frame, quantization: latchedQuantization, progression: progression,
+                                           lastGoodMCURow: lastGoodMCURow)
         pixels.withUnsafeMutableBufferPointer { out in
             for m in 0..<frame.mcuRows {
-                renderer.reconstruct(mcuRow: m, from: coefficients)
+                renderer.reconstruct(mcuRow: m, from: coefficients, smoothing: smoothing)
                 if m > 0 { renderer.emit(mcuRow: m - 1, into: out.baseAddress!) }
             }
             renderer.emit(mcuRow: frame.mcuRows - 1, into: out.baseAddress!)

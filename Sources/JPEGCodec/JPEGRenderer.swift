@@ -83,18 +83,27 @@ struct JPEGRenderer {
         return min(m * height, frame.height)..<min((m + 1) * height, frame.height)
     }
 
-    /// Inverse-transforms the blocks of MCU row `m` into the sample rings.
-    mutating func reconstruct(mcuRow m: Int, from coefficients: JPEGCoefficients) {
+    /// Inverse-transforms the blocks of MCU row `m` into the sample rings, each block first
+    /// smoothed as libjpeg-turbo does when `smoothing` is given (progressive files whose
+    /// coefficients are not all complete).
+    mutating func reconstruct(mcuRow m: Int, from coefficients: JPEGCoefficients, smoothing: JPEGBlockSmoothing? = nil) {
+        var workspace = [Int16](repeating: 0, count: 64)
         for c in frame.components.indices {
             let component = frame.components[c], stride = strides[c], ring = ringRows[c]
             coefficients.storage[c].withUnsafeBufferPointer { blocks in
                 quantization[c].withUnsafeBufferPointer { q in
                     rings[c].withUnsafeMutableBufferPointer { samples in
-                        for by in (m * component.v)..<((m + 1) * component.v) {
-                            let rowBase = ((by * 8) % ring) * stride
-                            for bx in 0..<component.blocksPerLine {
-                                JPEGIDCT.islow(blocks.baseAddress! + coefficients.offset(c, x: bx, y: by), q.baseAddress!,
-                                               samples.baseAddress! + rowBase + bx * 8, stride: stride)
+                        workspace.withUnsafeMutableBufferPointer { w in
+                            for by in (m * component.v)..<((m + 1) * component.v) {
+                                let rowBase = ((by * 8) % ring) * stride
+                                for bx in 0..<component.blocksPerLine {
+                                    var block = blocks.baseAddress! + coefficients.offset(c, x: bx, y: by)
+                                    if let smoothing {
+                                        smoothing.smooth(blocks.baseAddress!, component: c, x: bx, y: by, into: w.baseAddress!)
+                                        block = UnsafePointer(w.baseAddress!)
+                                    }
+                                    JPEGIDCT.islow(block, q.baseAddress!, samples.baseAddress! + rowBase + bx * 8, stride: stride)
+                                }
                             }
                         }
                     }
