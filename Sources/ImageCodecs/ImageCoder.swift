@@ -62,7 +62,7 @@ public struct GIFCoder: ImageCoder {
     }
 }
 
-/// JPEG (ITU T.81): baseline, extended and progressive Huffman-coded frames.
+/// JPEG (ITU T.81): baseline, extended and progressive frames, Huffman or arithmetic coded.
 public struct JPEGCoder: ImageCoder {
     public init() {}
     public var format: ImageFormat { .jpeg }

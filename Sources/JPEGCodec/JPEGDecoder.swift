@@ -1,6 +1,7 @@
 import CodecCore
 
-/// Decodes JPEG files (ITU T.81: baseline, extended and progressive Huffman processes, 8-bit)
+/// Decodes JPEG files (ITU T.81: baseline, extended and progressive processes, Huffman or
+/// arithmetic coding, 8-bit)
 /// as a resumable state machine, with pixels equal to libjpeg-turbo's `djpeg -dct int` (ISLOW
 /// inverse DCT, fancy upsampling) in RGBA8.
 public final class JPEGDecoder: ImageDecoding {
