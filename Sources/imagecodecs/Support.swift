@@ -25,6 +25,51 @@ func readFile(_ path: String) throws -> [UInt8] {
     return bytes
 }
 
+/// A file read a piece at a time, as a download arrives: `feed` holds no copy of the whole
+/// file beside the source's. Pieces of 64 KiB or more are read straight into arrays of their
+/// own (which the source keeps without copying); smaller ones come from a 64 KiB buffer.
+final class FilePieces {
+    let size: Int
+    private(set) var offset = 0
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var bufferStart = 0
+
+    /// Opens `path`, or leaves with status 1.
+    init(_ path: String) throws {
+        fd = open(path, O_RDONLY)
+        var info = stat()
+        guard fd >= 0, fstat(fd, &info) == 0 else {
+            if fd >= 0 { close(fd) }
+            printError("io", "cannot read \(path)")
+            throw CLIExit(status: ExitStatus.invalid)
+        }
+        size = Int(info.st_size)
+    }
+
+    deinit { close(fd) }
+
+    /// The next piece of at most `count` bytes; empty at the end or on a read error.
+    func next(_ count: Int) -> [UInt8] {
+        let n = min(count, size - offset)
+        guard n > 0 else { return [] }
+        if n >= 1 << 16 {
+            let piece = readAll(fd, size: n) ?? []
+            offset += piece.count
+            return piece
+        }
+        if bufferStart + n > buffer.count {
+            let rest = buffer[bufferStart...]
+            buffer = Array(rest) + (readAll(fd, size: min(1 << 16, size - offset - rest.count)) ?? [])
+            bufferStart = 0
+        }
+        let piece = Array(buffer[bufferStart..<min(buffer.count, bufferStart + n)])
+        bufferStart += piece.count
+        offset += piece.count
+        return piece
+    }
+}
+
 /// The `size` bytes of an open file, or nil on a read error or if the file changed size.
 private func readAll(_ fd: Int32, size: Int) -> [UInt8]? {
     var failed = false
