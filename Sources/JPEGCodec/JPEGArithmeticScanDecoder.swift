@@ -67,14 +67,11 @@ struct JPEGArithmeticScanDecoder {
     private(set) var stream: JPEGEntropyStream
     private let restartInterval: Int
     private var restartsToGo: Int
-    /// MCUs in the scan, per line, and the next one to decode.
-    let mcuCount: Int
-    let mcusPerLine: Int
+    /// The scan's MCUs and where their blocks lie; MCUs in the scan, per line; the next one to decode.
+    let layout: JPEGMCULayout
+    var mcuCount: Int { layout.mcuCount }
+    var mcusPerLine: Int { layout.mcusPerLine }
     private(set) var nextMCU = 0
-    /// The blocks of one MCU: frame component, scan component, block offset in the MCU.
-    private let mcuBlocks: [(component: Int, scanComponent: Int, dx: Int, dy: Int)]
-    private let mcuWidth: [Int]
-    private let mcuHeight: [Int]
     /// The most staged bytes one MCU can read; decoding waits until that many have arrived or
     /// the data has ended (a marker, or the end of final input: zeros from there on).
     let margin: Int
@@ -130,27 +127,8 @@ struct JPEGArithmeticScanDecoder {
         stream = JPEGEntropyStream(start: scan.dataStart, capacity: Self.stagingCapacity)
         restartInterval = scan.restartInterval
         restartsToGo = scan.restartInterval
-        var blocks: [(Int, Int, Int, Int)] = []
-        if h.components.count == 1 {
-            // A.2.2: a non-interleaved scan covers the component's own blocks, one an MCU.
-            let c = frame.components[h.components[0].index]
-            mcusPerLine = (c.width + 7) / 8
-            mcuCount = mcusPerLine * ((c.height + 7) / 8)
-            blocks = [(h.components[0].index, 0, 0, 0)]
-            mcuWidth = [1]
-            mcuHeight = [1]
-        } else {
-            mcusPerLine = frame.mcusPerLine
-            mcuCount = frame.mcusPerLine * frame.mcuRows
-            for (s, sc) in h.components.enumerated() {
-                let c = frame.components[sc.index]
-                for dy in 0..<c.v { for dx in 0..<c.h { blocks.append((sc.index, s, dx, dy)) } }
-            }
-            mcuWidth = h.components.map { frame.components[$0.index].h }
-            mcuHeight = h.components.map { frame.components[$0.index].v }
-        }
-        mcuBlocks = blocks
-        margin = blocks.count * Self.decisionsPerBlock(procedure) * 2
+        layout = JPEGMCULayout(frame: frame, header: h)
+        margin = layout.blocks.count * Self.decisionsPerBlock(procedure) * 2
     }
 
     var isFinished: Bool { nextMCU >= mcuCount }
@@ -220,7 +198,7 @@ struct JPEGArithmeticScanDecoder {
             swap(&stats, &statistics)
         }
         let perLine = coefficients.blocksPerLine, rows = coefficients.blockRows
-        let blocks = mcuBlocks, widths = mcuWidth, heights = mcuHeight
+        let blocks = layout.blocks, widths = layout.widths, heights = layout.heights
         let margin = margin, mcusPerLine = mcusPerLine
         let first = nextMCU
         var n = first

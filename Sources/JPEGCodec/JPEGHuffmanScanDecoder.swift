@@ -18,17 +18,14 @@ struct JPEGHuffmanScanDecoder {
     private(set) var stream: JPEGEntropyStream
     private let restartInterval: Int
     private var restartsToGo: Int
-    /// MCUs in the scan, per line, and the next one to decode.
-    let mcuCount: Int
-    let mcusPerLine: Int
+    /// The scan's MCUs and where their blocks lie; MCUs in the scan, per line; the next one to decode.
+    let layout: JPEGMCULayout
+    var mcuCount: Int { layout.mcuCount }
+    var mcusPerLine: Int { layout.mcusPerLine }
     private(set) var nextMCU = 0
     /// The last MCU begun with data left (libjpeg's `last_good_iMCU_row`, by MCU): block
     /// smoothing treats the rows after it as not reached by this scan.
     private(set) var lastGoodMCU = 0
-    /// The blocks of one MCU: frame component, scan component, block offset in the MCU.
-    private let mcuBlocks: [(component: Int, scanComponent: Int, dx: Int, dy: Int)]
-    private let mcuWidth: [Int]
-    private let mcuHeight: [Int]
 
     /// The most bytes one MCU can take: 10 blocks of 64 coefficients of at most 32 bits each,
     /// every byte stuffed; decoding waits until that much has arrived or the data has ended.
@@ -56,26 +53,7 @@ struct JPEGHuffmanScanDecoder {
         stream = JPEGEntropyStream(start: scan.dataStart)
         restartInterval = scan.restartInterval
         restartsToGo = scan.restartInterval
-        var blocks: [(Int, Int, Int, Int)] = []
-        if h.components.count == 1 {
-            // A.2.2: a non-interleaved scan covers the component's own blocks, one an MCU.
-            let c = frame.components[h.components[0].index]
-            mcusPerLine = (c.width + 7) / 8
-            mcuCount = mcusPerLine * ((c.height + 7) / 8)
-            blocks = [(h.components[0].index, 0, 0, 0)]
-            mcuWidth = [1]
-            mcuHeight = [1]
-        } else {
-            mcusPerLine = frame.mcusPerLine
-            mcuCount = frame.mcusPerLine * frame.mcuRows
-            for (s, sc) in h.components.enumerated() {
-                let c = frame.components[sc.index]
-                for dy in 0..<c.v { for dx in 0..<c.h { blocks.append((sc.index, s, dx, dy)) } }
-            }
-            mcuWidth = h.components.map { frame.components[$0.index].h }
-            mcuHeight = h.components.map { frame.components[$0.index].v }
-        }
-        mcuBlocks = blocks
+        layout = JPEGMCULayout(frame: frame, header: h)
     }
 
     /// The procedure of a scan of `frame`; refuses an invalid progression (G.1.1.1) as
@@ -127,8 +105,8 @@ struct JPEGHuffmanScanDecoder {
         let tables = tables
         tables.withUnsafeBufferPointer { t in
             naturalOrder.withUnsafeBufferPointer { zigzag in
-                for b in mcuBlocks {
-                    let x = mx * mcuWidth[b.scanComponent] + b.dx, y = my * mcuHeight[b.scanComponent] + b.dy
+                for b in layout.blocks {
+                    let x = mx * layout.widths[b.scanComponent] + b.dx, y = my * layout.heights[b.scanComponent] + b.dy
                     let offset = coefficients.offset(b.component, x: x, y: y)
                     coefficients.storage[b.component].withUnsafeMutableBufferPointer { all in
                         let block = all.baseAddress! + offset
