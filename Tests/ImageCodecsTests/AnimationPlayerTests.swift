@@ -18,9 +18,10 @@ import Testing
         try Corpus.bytes(Corpus.conformance.appendingPathComponent("fixtures/\(name)"))
     }
 
-    /// Polls `condition` every millisecond for up to five seconds; returns its last value.
+    /// Polls `condition` every millisecond for up to a minute (a loaded CI machine can be slow);
+    /// returns its last value.
     static func eventually(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<5000 {
+        for _ in 0..<60_000 {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(1))
         }
@@ -255,11 +256,12 @@ import Testing
         var isInside: Bool { state.withLock { $0.inside > 0 } }
         func open() { state.withLock { $0.isOpen = true } }
 
-        /// Waits for the gate to open, at most ten seconds.
+        /// Waits for the gate to open, at most two minutes (a loaded CI machine can be slow;
+        /// the bound only keeps a broken test from hanging).
         func pass() {
             state.withLock { $0.inside += 1 }
             var waited = 0
-            while !state.withLock({ $0.isOpen }), waited < 10_000 {
+            while !state.withLock({ $0.isOpen }), waited < 120_000 {
                 Thread.sleep(forTimeInterval: 0.001)
                 waited += 1
             }
