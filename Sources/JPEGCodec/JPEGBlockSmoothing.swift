@@ -139,12 +139,6 @@ struct JPEGBlockSmoothing {
         return scan.components.count == 1 ? row / frame.components[scan.components[0].index].v : row
     }
 
-    /// ``smooth(_:component:x:y:into:)`` for coefficients that hold every block of the frame.
-    func smooth(_ coefficients: JPEGCoefficients, component c: Int, x bx: Int, y by: Int,
-                into workspace: UnsafeMutablePointer<Int16>) {
-        coefficients.storage[c].withUnsafeBufferPointer { smooth($0.baseAddress!, component: c, x: bx, y: by, into: workspace) }
-    }
-
     /// Writes to `workspace` (64 Int16, natural order) the block to inverse-transform in place
     /// of block (`bx`, `by`) of component `c`, whose blocks (every block of the frame, row-major,
     /// ``JPEGCoefficients`` layout) start at `blocks`: its coefficients with the estimates.

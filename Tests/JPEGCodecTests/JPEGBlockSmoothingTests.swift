@@ -53,7 +53,9 @@ enum JPEGSmoothingFixtures {
     /// The block `smooth` gives for (`x`, `y`) of component `c`.
     static func smoothed(_ smoothing: JPEGBlockSmoothing, _ coefficients: JPEGCoefficients, _ c: Int, _ x: Int, _ y: Int) -> [Int16] {
         var out = [Int16](repeating: 0x5555, count: 64)
-        out.withUnsafeMutableBufferPointer { smoothing.smooth(coefficients, component: c, x: x, y: y, into: $0.baseAddress!) }
+        out.withUnsafeMutableBufferPointer { w in
+            coefficients.storage[c].withUnsafeBufferPointer { smoothing.smooth($0.baseAddress!, component: c, x: x, y: y, into: w.baseAddress!) }
+        }
         return out
     }
 
