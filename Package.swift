@@ -23,6 +23,7 @@ let package = Package(
         .target(name: "PNGCodec", dependencies: ["CodecCore", "CZlib"]),
         .target(name: "GIFCodec", dependencies: ["CodecCore"]),
         .target(name: "JPEGCodec", dependencies: ["CodecCore"]),
+        .target(name: "WebPCodec", dependencies: ["CodecCore"]),
         .target(name: "ImageCodecs", dependencies: ["CodecCore", "PNGCodec", "GIFCodec", "JPEGCodec"]),
         .executableTarget(
             name: "imagecodecs",
@@ -37,5 +38,6 @@ let package = Package(
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "TestSupport"]),
         .testTarget(name: "GIFCodecTests", dependencies: ["GIFCodec", "ImageCodecs", "TestSupport"]),
         .testTarget(name: "JPEGCodecTests", dependencies: ["JPEGCodec", "ImageCodecs", "TestSupport"]),
+        .testTarget(name: "WebPCodecTests", dependencies: ["WebPCodec", "CodecCore", "ImageCodecs", "TestSupport"]),
     ]
 )

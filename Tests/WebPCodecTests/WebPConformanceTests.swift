@@ -1,0 +1,68 @@
+import CodecCore
+import ImageCodecs
+import TestSupport
+import Testing
+@testable import WebPCodec
+
+/// Decodes a lossless WebP file with the VP8L decoder and returns "WxH sha256" of its canonical
+/// bytes, or the error.
+func losslessHash(_ bytes: [UInt8], limits: Limits = Limits()) -> Result<String, DecodingError> {
+    do throws(DecodingError) {
+        let decoded = try bytes.withUnsafeBufferPointer { (p) throws(DecodingError) in
+            try WebPContainer.decodeLossless(p, limits: limits)
+        }
+        let image = DecodedImage(width: decoded.width, height: decoded.height, pixelFormat: .rgba8,
+                                 isPremultiplied: false, pixels: decoded.pixels, finalRowCount: decoded.height)
+        return .success("\(decoded.width)x\(decoded.height) \(CanonicalHash.hex(image))")
+    } catch {
+        return .failure(error)
+    }
+}
+
+/// Rows of a WebP manifest whose bitstream column says VP8L.
+func losslessEntries(_ manifest: String) -> [ManifestEntry] {
+    let lossless = Set(Manifest.rows(manifest).filter { $0.count >= 5 && $0[4] == "VP8L" }.map { $0[0] })
+    return ((try? Manifest.load(manifest)) ?? []).filter { lossless.contains($0.path) }
+}
+
+/// The project's lossless WebP fixtures (Conformance/fixtures/webp, made with cwebp from
+/// ImageMagick patterns) against `dwebp -pam`; they always run.
+struct WebPLosslessFixtureTests {
+    static let entries = losslessEntries("fixtures-webp.tsv")
+
+    @Test func manifestIsLoaded() {
+        #expect(Self.entries.count >= 30)
+    }
+
+    @Test(arguments: entries)
+    func matchesDwebp(_ entry: ManifestEntry) throws {
+        let bytes = try Corpus.bytes(Corpus.conformance.appendingPathComponent(entry.path))
+        let result = losslessHash(bytes)
+        if entry.isError {
+            #expect(throws: DecodingError.self, "\(entry.path)") { try result.get() }
+        } else {
+            #expect((try? result.get()) == entry.frames.first, "\(entry.path): \(result)")
+        }
+    }
+}
+
+/// The shared corpus' lossless stills (webp.tsv rows whose bitstream is VP8L) against dwebp.
+@Suite(.enabled(if: Corpus.root != nil, "corpus absent: set IMAGECODECS_CORPUS or place shared/corpus beside the project"))
+struct WebPLosslessCorpusTests {
+    static let entries = losslessEntries("webp.tsv")
+
+    @Test func manifestIsLoaded() {
+        #expect(Self.entries.count >= 65)
+    }
+
+    @Test(arguments: entries)
+    func matchesDwebp(_ entry: ManifestEntry) throws {
+        let bytes = try Corpus.bytes(Corpus.root!.appendingPathComponent(entry.path))
+        let result = losslessHash(bytes)
+        if entry.isError {
+            #expect(throws: DecodingError.self, "\(entry.path)") { try result.get() }
+        } else {
+            #expect((try? result.get()) == entry.frames.first, "\(entry.path): \(result)")
+        }
+    }
+}
