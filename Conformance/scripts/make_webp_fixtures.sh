@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# Regenerate the project's own lossless WebP fixtures (Conformance/fixtures/webp/*.webp and
+# RECIPES.tsv), then their manifest (fixtures-webp.tsv) from the reference decoder (dwebp).
+#
+#   bash Conformance/scripts/make_webp_fixtures.sh
+#
+# What it makes, and from what:
+#  * sources: synthetic images written by ImageMagick's convert with fixed seeds: plasma
+#    fractals (sharp and blurred: photo-like), per-pixel noise, gradients, a checkerboard,
+#    grey, alpha ramps and binary alpha over noise (RGB hidden under alpha 0), and palette
+#    images of 2, 4, 16, 256 and 600 colours (no dithering);
+#  * encoder: libwebp's cwebp -lossless at -z 0..9, -exact (keep RGB under alpha 0), -q/-m
+#    pairs, and -near_lossless 20/60 (lossless bitstream of a pre-quantised image); plus webpmux
+#    -set icc for one extended-format (VP8X + ICCP + VP8L) file.
+# The palette sizes choose the colour-indexing transform's pixel bundling (RFC 9649 4.4): 2
+# colours pack 8 indices per pixel, 4 colours 4, 16 colours 2, 256 colours 1; widths that are
+# not multiples of 8 leave a partly used last pixel. File names say what each file tests:
+# <source>-<options>-<W>x<H>.webp; RECIPES.tsv has, per file, the convert and cwebp commands and
+# the features cwebp -v reports (transforms used, histogram/transform/cache bits).
+# Every file is checked before the script ends: it must be a RIFF/WEBP file whose bitstream is
+# VP8L, dwebp must decode it, and the features its name promises must be in cwebp's report
+# (PALETTE for pal*, a colour cache where -cache is in the name, ...).
+#
+# Needs: convert (apt: imagemagick), cwebp, dwebp, webpmux (apt: webp). Output is deterministic
+# for given versions of these tools (Conformance/README.md, WebP).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+conf="$(dirname "$here")"
+
+missing=()
+command -v "${CONVERT:-convert}" >/dev/null || missing+=("convert (apt: imagemagick)")
+for tool in cwebp dwebp webpmux; do
+    command -v "$tool" >/dev/null || missing+=("$tool (apt: webp)")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    for m in "${missing[@]}"; do printf 'make_webp_fixtures.sh: missing %s\n' "$m" >&2; done
+    exit 1
+fi
+
+python3 - "$conf/fixtures/webp" "$here" <<'PY'
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.dont_write_bytecode = True
+OUT, SCRIPTS = Path(sys.argv[1]), Path(sys.argv[2])
+sys.path.insert(0, str(SCRIPTS))
+from make_webp_manifests import bitstream_kind, dwebp, riff_chunks  # noqa: E402
+
+CONVERT = os.environ.get("CONVERT", "convert")
+if OUT.exists():
+    shutil.rmtree(OUT)
+OUT.mkdir(parents=True)
+TMP = Path(tempfile.mkdtemp(prefix="webp-fixtures."))
+MADE = {}      # name -> dict(recipe, features, expect)
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
+    return p
+
+
+# ---------------------------------------------------------------- sources (PNG files in TMP)
+
+SOURCES = {}
+
+
+def source(key, w, h, *args):
+    """convert ARGS -> TMP/key.png (a w x h image); ARGS may use {w} {h} {size}."""
+    path = TMP / ("%s-%dx%d.png" % (key, w, h))
+    size = "%dx%d" % (w, h)
+    cmd = [CONVERT] + [a.format(w=w, h=h, size=size) for a in args] + ["-depth", "8", str(path)]
+    run(cmd)
+    SOURCES[(key, w, h)] = {"path": path, "cmd": " ".join(cmd[1:-1]), "w": w, "h": h, "key": key}
+    return SOURCES[(key, w, h)]
+
+
+def plasma(w, h, seed, blur=None):
+    extra = ["-blur", "0x%s" % blur] if blur else []
+    return source("plasma%s" % ("-blur" if blur else ""), w, h,
+                  "-seed", str(seed), "-size", "{size}", "plasma:fractal", *extra)
+
+
+def palette(w, h, colours, seed=4):
+    return source("pal%d" % colours, w, h, "-seed", str(seed), "-size", "{size}", "plasma:fractal",
+                  "+dither", "-colors", str(colours))
+
+
+def alpha_ramp(w, h, seed):
+    """Blurred plasma whose alpha falls from 255 (left) to 0 (right); the last columns are
+    fully transparent with their colour kept (what -exact preserves)."""
+    return source("alpha-ramp", w, h, "-seed", str(seed), "-size", "{size}", "plasma:fractal",
+                  "-blur", "0x1", "(", "-size", "{h}x{w}", "gradient:white-black", "-rotate", "90", ")",
+                  "-alpha", "off", "-compose", "CopyOpacity", "-composite")
+
+
+def alpha_binary(w, h, seed):
+    """Noise whose alpha is 0 or 255 in blobs (a thresholded blurred plasma): much RGB under alpha 0."""
+    return source("alpha-binary", w, h, "-seed", str(seed), "-size", "{size}", "xc:gray", "+noise", "Random",
+                  "(", "-seed", str(seed + 1), "-size", "{size}", "plasma:fractal", "-blur", "0x3",
+                  "-colorspace", "Gray", "-threshold", "50%", ")",
+                  "-alpha", "off", "-compose", "CopyOpacity", "-composite")
+
+
+# ---------------------------------------------------------------- encoders
+
+FEATURE_RE = re.compile(r"Lossless features used: *(.*)")
+BITS_RE = re.compile(r"Precision Bits: histogram=(\d+) transform=(\d+) cache=(\d+)")
+
+
+def cwebp(src, tag, *options, expect=()):
+    """cwebp -v OPTIONS src -> OUT/<key>-<tag>-WxH.webp; records the recipe and the features."""
+    name = "%s-%s-%dx%d.webp" % (src["key"], tag, src["w"], src["h"])
+    p = run(["cwebp", "-v", *options, str(src["path"]), "-o", str(OUT / name)])
+    feats = FEATURE_RE.search(p.stderr)
+    bits = BITS_RE.search(p.stderr)
+    features = (feats.group(1).strip() if feats else "NONE").split()
+    MADE[name] = {
+        "recipe": "convert %s; cwebp %s" % (src["cmd"], " ".join(options)),
+        "features": features,
+        "bits": tuple(int(b) for b in bits.groups()) if bits else None,
+        "expect": expect,
+    }
+    return name
+
+
+def with_icc(base, tag):
+    """webpmux -set icc: the same VP8L bitstream in an extended (VP8X) file with an ICCP chunk."""
+    icc = TMP / "profile.icc"
+    # Not a real profile: webpmux and dwebp do not interpret ICC bytes, and neither does the decoder.
+    icc.write_bytes(b"ImageCodecs test ICC bytes, not a profile\0" * 4)
+    name = base.replace(".webp", "").rsplit("-", 1)
+    name = "%s-%s-%s.webp" % (name[0], tag, name[1])
+    run(["webpmux", "-set", "icc", str(icc), str(OUT / base), "-o", str(OUT / name)])
+    MADE[name] = dict(MADE[base], recipe=MADE[base]["recipe"] + "; webpmux -set icc (%d bytes)" % icc.stat().st_size,
+                      expect=("VP8X",))
+    return name
+
+
+# ---------------------------------------------------------------- the fixtures
+
+# Effort levels on one photo-like source: each -z preset picks other transforms, block sizes,
+# histogram (meta prefix code) precision and cache sizes.
+P = plasma(64, 48, 1, blur=1)
+# (-z 7 and 8 give the same file as -z 6 and 9 here, and -q/-m pairs the same as some -z.)
+for z in (0, 1, 2, 3, 4, 5, 6, 9):
+    cwebp(P, "z%d" % z, "-lossless", "-z", str(z))
+
+# A larger one, for meta prefix codes over many blocks and long LZ77 distances.
+B = plasma(128, 96, 2, blur=2)
+cwebp(B, "z9", "-lossless", "-z", "9", expect=("PREDICTION",))
+cwebp(B, "z5", "-lossless", "-z", "5")
+S = plasma(96, 64, 3)
+cwebp(S, "z6", "-lossless", "-z", "6")
+
+# Noise (literals), a gradient (prediction), a checkerboard (LZ77 with 2D distances), grey.
+cwebp(source("noise", 32, 24, "-seed", "5", "-size", "{size}", "xc:gray", "+noise", "Random"), "z6", "-lossless", "-z", "6")
+cwebp(source("gradient", 40, 30, "-size", "{size}", "gradient:#ff2000-#0030ff"), "z9", "-lossless", "-z", "9")
+cwebp(source("checker", 64, 64, "-size", "{size}", "pattern:checkerboard"), "z9", "-lossless", "-z", "9")
+cwebp(source("gray", 48, 40, "-seed", "6", "-size", "{size}", "plasma:fractal", "-blur", "0x1", "-colorspace", "Gray"),
+      "z6", "-lossless", "-z", "6")
+
+# Alpha: -exact keeps the colour under alpha 0 (the canonical hash zeroes it either way).
+A = alpha_ramp(48, 40, 7)
+cwebp(A, "exact-z6", "-lossless", "-exact", "-z", "6")
+cwebp(A, "z6", "-lossless", "-z", "6")
+cwebp(A, "exact-z9", "-lossless", "-exact", "-z", "9")
+AB = alpha_binary(40, 32, 8)
+cwebp(AB, "exact-z3", "-lossless", "-exact", "-z", "3")
+cwebp(AB, "z9", "-lossless", "-z", "9")
+
+# Colour indexing with pixel bundling: 2, 4, 16 colours (8, 4, 2 indices per pixel) on widths
+# that leave a partly used last pixel, 256 colours (no bundling), 600 (no palette: a cache).
+for n in (2, 4, 16, 256):
+    cwebp(palette(37, 23, n), "z6", "-lossless", "-z", "6", expect=("PALETTE",))
+cwebp(palette(61, 40, 4), "z6", "-lossless", "-z", "6", expect=("PALETTE",))
+cwebp(palette(61, 40, 16), "z6", "-lossless", "-z", "6", expect=("PALETTE",))
+# At -z 9 cwebp tries every option and drops the palette for these two (a colour cache instead).
+cwebp(palette(64, 48, 2), "z9", "-lossless", "-z", "9")
+cwebp(palette(61, 40, 16), "z9", "-lossless", "-z", "9")
+cwebp(palette(64, 48, 256), "z9", "-lossless", "-z", "9", expect=("PALETTE",))
+cwebp(palette(64, 48, 600), "z6", "-lossless", "-z", "6")
+
+# Near-lossless: the encoder quantises first; the bitstream is ordinary VP8L.
+cwebp(P, "near60", "-near_lossless", "60")
+cwebp(B, "near20", "-near_lossless", "20")
+
+# Odd and tiny sizes: 1x1, one row, one column, sizes below any block size.
+for w, h in ((1, 1), (1, 9), (9, 1), (3, 5), (17, 3)):
+    cwebp(plasma(w, h, 9), "z6", "-lossless", "-z", "6")
+cwebp(palette(5, 3, 2, seed=10), "z6", "-lossless", "-z", "6", expect=("PALETTE",))
+
+# The extended container: VP8X + ICCP + VP8L.
+with_icc("plasma-blur-z6-64x48.webp", "icc")
+
+
+# ---------------------------------------------------------------- checks
+
+def check(name, spec):
+    data = (OUT / name).read_bytes()
+    problems = []
+    chunks = riff_chunks(data)
+    kind = bitstream_kind(chunks)
+    if kind != "VP8L":
+        problems.append("bitstream is %s, not VP8L" % kind)
+    names = [c for c, _ in chunks or []]
+    for e in spec["expect"]:
+        if e == "VP8X":
+            if names[:1] != ["VP8X"] or "ICCP" not in names:
+                problems.append("chunks %s: expected VP8X with ICCP" % names)
+        elif e not in spec["features"]:
+            problems.append("cwebp reports %s, expected %s" % (" ".join(spec["features"]), e))
+    d = dwebp(OUT / name)
+    if d["status"] != "ok":
+        problems.append("dwebp: %s %s" % (d["status"], d["msg"]))
+    return problems
+
+
+failed = False
+seen = {}
+for name in sorted(MADE):
+    seen.setdefault((OUT / name).read_bytes(), []).append(name)
+for names in seen.values():
+    if len(names) > 1:
+        print("identical files: %s" % ", ".join(names), file=sys.stderr, flush=True)
+        failed = True
+for name, spec in sorted(MADE.items()):
+    for p in check(name, spec):
+        print("%s: %s" % (name, p), file=sys.stderr, flush=True)
+        failed = True
+
+# The suite as a whole must reach every coding tool: the four transforms, a colour cache,
+# meta prefix codes (histogram bits below the image size), pixel bundling.
+every = set(f for s in MADE.values() for f in s["features"])
+for want in ("PREDICTION", "CROSS-COLOR-TRANSFORM", "SUBTRACT-GREEN", "PALETTE"):
+    if want not in every:
+        print("no fixture uses %s" % want, file=sys.stderr)
+        failed = True
+if not any(s["bits"] and s["bits"][2] > 0 for s in MADE.values()):
+    print("no fixture uses a colour cache", file=sys.stderr)
+    failed = True
+
+with open(OUT / "RECIPES.tsv", "w", encoding="utf-8", newline="\n") as f:
+    f.write("# Made by Conformance/scripts/make_webp_fixtures.sh: per fixture, how it was made, and what cwebp -v\n")
+    f.write("# reported (transforms used; histogram = meta prefix code bits, transform = block bits, cache bits).\n")
+    for name, spec in sorted(MADE.items()):
+        bits = "histogram=%d transform=%d cache=%d" % spec["bits"] if spec["bits"] else "no bits reported"
+        f.write("%s\t%s; features: %s; %s\n" % (name, spec["recipe"], " ".join(spec["features"]), bits))
+shutil.rmtree(TMP)
+total = sum(f.stat().st_size for f in OUT.glob("*.webp"))
+print("make_webp_fixtures.sh: %d files, %d bytes in %s" % (len(MADE), total, OUT), flush=True)
+if failed:
+    raise SystemExit("make_webp_fixtures.sh: some fixtures are not what their names say (above)")
+PY
+
+python3 "$here/make_webp_manifests.py" fixtures
