@@ -32,43 +32,62 @@ extension VP8LTransform {
     }
 
     /// Adds mode `mode`'s predictions to `line[start..<end]` (the documented hot loop: one
-    /// loop per mode, neighbours read through the row pointer).
+    /// loop per mode; the left neighbour is carried in a register, since reading it back from
+    /// memory right after storing it stalls the load).
     static func addRun(mode: Int, _ line: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, width: Int) {
         let top = line - width
         var x = start
+        var left = line[start &- 1]
         switch mode {
-        case 1: while x < end { line[x] = addPixels(line[x], line[x - 1]); x &+= 1 }
-        case 2: while x < end { line[x] = addPixels(line[x], top[x]); x &+= 1 }
-        case 3: while x < end { line[x] = addPixels(line[x], top[x + 1]); x &+= 1 }
-        case 4: while x < end { line[x] = addPixels(line[x], top[x - 1]); x &+= 1 }
+        case 1:
+            while x < end { left = addPixels(line[x], left); line[x] = left; x &+= 1 }
+        case 2:
+            while x < end { line[x] = addPixels(line[x], top[x]); x &+= 1 }
+        case 3:
+            while x < end { line[x] = addPixels(line[x], top[x &+ 1]); x &+= 1 }
+        case 4:
+            while x < end { line[x] = addPixels(line[x], top[x &- 1]); x &+= 1 }
         case 5:
             while x < end {
-                line[x] = addPixels(line[x], average2(average2(line[x - 1], top[x + 1]), top[x]))
+                left = addPixels(line[x], average2(average2(left, top[x &+ 1]), top[x]))
+                line[x] = left
                 x &+= 1
             }
-        case 6: while x < end { line[x] = addPixels(line[x], average2(line[x - 1], top[x - 1])); x &+= 1 }
-        case 7: while x < end { line[x] = addPixels(line[x], average2(line[x - 1], top[x])); x &+= 1 }
-        case 8: while x < end { line[x] = addPixels(line[x], average2(top[x - 1], top[x])); x &+= 1 }
-        case 9: while x < end { line[x] = addPixels(line[x], average2(top[x], top[x + 1])); x &+= 1 }
+        case 6:
+            while x < end { left = addPixels(line[x], average2(left, top[x &- 1])); line[x] = left; x &+= 1 }
+        case 7:
+            while x < end { left = addPixels(line[x], average2(left, top[x])); line[x] = left; x &+= 1 }
+        case 8:
+            while x < end { line[x] = addPixels(line[x], average2(top[x &- 1], top[x])); x &+= 1 }
+        case 9:
+            while x < end { line[x] = addPixels(line[x], average2(top[x], top[x &+ 1])); x &+= 1 }
         case 10:
             while x < end {
-                let prediction = average2(average2(line[x - 1], top[x - 1]), average2(top[x], top[x + 1]))
-                line[x] = addPixels(line[x], prediction)
+                let prediction = average2(average2(left, top[x &- 1]), average2(top[x], top[x &+ 1]))
+                left = addPixels(line[x], prediction)
+                line[x] = left
                 x &+= 1
             }
         case 11:
-            while x < end { line[x] = addPixels(line[x], select(line[x - 1], top[x], top[x - 1])); x &+= 1 }
+            while x < end {
+                left = addPixels(line[x], selectSIMD(left, top[x], top[x &- 1]))
+                line[x] = left
+                x &+= 1
+            }
         case 12:
             while x < end {
-                line[x] = addPixels(line[x], clampAddSubtractFull(line[x - 1], top[x], top[x - 1]))
+                left = addPixels(line[x], clampAddSubtractFullSIMD(left, top[x], top[x &- 1]))
+                line[x] = left
                 x &+= 1
             }
         case 13:
             while x < end {
-                line[x] = addPixels(line[x], clampAddSubtractHalf(average2(line[x - 1], top[x]), top[x - 1]))
+                left = addPixels(line[x], clampAddSubtractHalfSIMD(average2(left, top[x]), top[x &- 1]))
+                line[x] = left
                 x &+= 1
             }
-        default: while x < end { line[x] = addPixels(line[x], black); x &+= 1 }
+        default:
+            while x < end { line[x] = addPixels(line[x], black); x &+= 1 }
         }
     }
 
