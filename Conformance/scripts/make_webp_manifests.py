@@ -11,7 +11,7 @@ counts and every disagreement.
 
 Usage (from anywhere):
   python3 Conformance/scripts/make_webp_manifests.py            # corpus (if present) + fixtures
-  python3 Conformance/scripts/make_webp_manifests.py corpus     # webp.tsv
+  python3 Conformance/scripts/make_webp_manifests.py corpus     # webp.tsv, crashers-webp.tsv
   python3 Conformance/scripts/make_webp_manifests.py fixtures   # fixtures-webp.tsv
 
 Corpus root: $IMAGECODECS_CORPUS, else <project root>/../shared/corpus. webp.tsv covers every
@@ -119,7 +119,7 @@ def dwebp(path):
                                preexec_fn=limits)
         except subprocess.TimeoutExpired:
             return {"status": "timeout", "msg": "timeout after 60 s"}
-        msg = clean(p.stderr.decode("utf-8", "replace").strip())
+        msg = clean(p.stderr.decode("utf-8", "replace").strip()).replace(str(path), Path(path).name)
         if p.returncode < 0:
             return {"status": "crash", "msg": "signal %d" % -p.returncode}
         if p.returncode != 0 or not os.path.exists(out):
@@ -218,6 +218,28 @@ def do_corpus():
     frame_manifest(files, root, MANIFESTS / "webp.tsv", title, generated=generated, gen_prefix="webp/")
 
 
+def do_crashers():
+    """crashers-webp.tsv: dwebp's verdict on each crashers/webp/**.webp, with the canonical hash
+    when it decodes (the tests require no trap, and the same pixels where dwebp decodes a VP8L)."""
+    root = corpus_with("crashers/webp")
+    if root is None:
+        return
+    rows = []
+    for f in files_under(root / "crashers" / "webp", suffixes=(".webp",)):
+        chunks = riff_chunks(f.read_bytes())
+        r = dwebp(f)
+        detail = "%s %s" % (r["size"], r["sha"]) if r["status"] == "ok" else r["msg"]
+        rows.append((f.relative_to(root).as_posix(), "ok" if r["status"] == "ok" else "error",
+                     bitstream_kind(chunks) if chunks is not None else "not-riff", clean(detail)))
+    n_ok = sum(1 for r in rows if r[1] == "ok")
+    write_tsv(MANIFESTS / "crashers-webp.tsv", [
+        "Crasher inputs under crashers/webp (paths relative to the corpus root): dwebp's verdict. The test",
+        "requires no crash, hang or unbounded allocation, and, for a VP8L file dwebp decodes, the same pixels.",
+        "Reference: %s, `dwebp -pam`; detail: 'WxH sha256' (canonical) when ok, else its message." % dwebp_version(),
+        "Column bitstream as in webp.tsv, or not-riff. Files: %d, ok: %d, error: %d." % (len(rows), n_ok, len(rows) - n_ok),
+    ], ["path", "dwebp", "bitstream", "detail"], rows)
+
+
 def do_fixtures():
     files = files_under(FIXTURES / "webp", suffixes=(".webp",))
     if not files:
@@ -240,6 +262,7 @@ def main(argv):
         return 2
     if what in ("all", "corpus"):
         do_corpus()
+        do_crashers()
     if what in ("all", "fixtures"):
         do_fixtures()
     return 0

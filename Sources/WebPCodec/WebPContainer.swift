@@ -11,24 +11,27 @@ public enum WebPContainer {
         public let payload: Range<Int>
     }
 
-    /// The chunks of the file, in order. Throws `invalidData` when the file is not RIFF/WEBP,
-    /// `truncated` when a chunk's payload passes the end of the bytes given.
+    /// The chunks of the file, in order. Throws `invalidData` when the file is not RIFF/WEBP or
+    /// a chunk passes the end the RIFF size gives, `truncated` when the RIFF size passes the end
+    /// of the bytes given (as libwebp's ParseRIFF reports NOT_ENOUGH_DATA for a whole file:
+    /// even a missing pad byte after an odd-sized last chunk counts). Bytes past the RIFF size
+    /// are ignored.
     public static func chunks(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> [Chunk] {
         guard bytes.count >= 12 else { throw .truncated("WebP file is shorter than the RIFF header") }
         guard fourCC(bytes, at: 0) == "RIFF", fourCC(bytes, at: 8) == "WEBP" else {
             throw .invalidData("not a RIFF WEBP file")
         }
         let riffSize = Int(le32(bytes, at: 4))
-        guard riffSize >= 4 else { throw .invalidData("RIFF size is smaller than the WEBP FourCC") }
-        // RIFF data ends at 8 + riffSize; bytes past it are ignored.
-        let end = min(bytes.count, 8 + riffSize)
+        // "WEBP" and at least one chunk header.
+        guard riffSize >= 12 else { throw .invalidData("RIFF size is smaller than one chunk") }
+        guard riffSize <= bytes.count - 8 else { throw .truncated("WebP file is shorter than its RIFF size") }
+        let end = 8 + riffSize
         var chunks: [Chunk] = []
         var offset = 12
-        while offset < end {
-            guard end - offset >= 8 else { throw .truncated("WebP chunk header is cut off") }
+        while end - offset >= 8 {
             let size = Int(le32(bytes, at: offset + 4))
             let start = offset + 8
-            guard size <= end - start else { throw .truncated("WebP chunk payload passes the end of the file") }
+            guard size <= end - start else { throw .invalidData("WebP chunk passes the end of the RIFF data") }
             chunks.append(Chunk(fourCC: fourCC(bytes, at: offset), payload: start..<(start + size)))
             offset = start + size + (size & 1)
         }
