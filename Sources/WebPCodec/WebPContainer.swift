@@ -52,11 +52,14 @@ public enum WebPContainer {
         throw .invalidData("WebP file has no VP8L chunk")
     }
 
-    /// Decodes a lossless still WebP file to RGBA8.
+    /// Decodes a lossless still WebP file to RGBA8, as `WebPDecodeRGBA` does. As in libwebp,
+    /// the bit reader runs from the VP8L payload to the end of the bytes given, not to the end
+    /// of the chunk: a corrupt bitstream that reads a few bits past its chunk (into the pad
+    /// byte or a following chunk) decodes as libwebp decodes it, instead of being refused.
     public static func decodeLossless(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits = Limits())
         throws(DecodingError) -> (width: Int, height: Int, pixels: [UInt8]) {
         let payload = try losslessBitstream(bytes)
-        return try VP8LDecoder.decode(UnsafeBufferPointer(rebasing: bytes[payload]), limits: limits)
+        return try VP8LDecoder.decode(UnsafeBufferPointer(rebasing: bytes[payload.lowerBound...]), limits: limits)
     }
 
     static func fourCC(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> String {

@@ -204,6 +204,29 @@ struct VP8LBitstreamTests {
         }
     }
 
+    /// As in libwebp, the VP8L bits run on past the chunk to the end of the data: a bitstream
+    /// whose chunk size leaves out its last byte (there, the pad byte of an odd-sized chunk)
+    /// decodes the same as the whole one.
+    @Test func bitsRunPastTheChunkAsInLibwebp() throws {
+        for width in 3...12 {
+            var w = VP8LBitWriter()
+            w.header(width: width, height: 9)
+            w.write(0, 3)
+            Self.simpleGroup(&w, green: [0x10, 0x80])
+            for i in 0..<(width * 9) { w.writeCode(i % 3 == 0 ? 1 : 0, 1) }
+            guard w.bytes.count % 2 == 0 && w.bitCount % 8 != 0 else { continue }
+            let n = w.bytes.count
+            func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+            let file = Array("RIFF".utf8) + le32(12 + n) + Array("WEBPVP8L".utf8) + le32(n - 1) + w.bytes
+            let whole = try Self.decode(w.bytes).get()
+            #expect(Self.error(Array(w.bytes.dropLast())) != nil)
+            let fromFile = try file.withUnsafeBufferPointer { (p) throws(DecodingError) in try WebPContainer.decodeLossless(p) }
+            #expect(fromFile.pixels == whole.pixels)
+            return
+        }
+        Issue.record("no width gave an even-sized bitstream")
+    }
+
     /// A container cut anywhere is refused, never trapped on.
     @Test func truncatedContainer() throws {
         let file = try Corpus.bytes(Corpus.conformance.appendingPathComponent("fixtures/webp/plasma-blur-z6-icc-64x48.webp"))
