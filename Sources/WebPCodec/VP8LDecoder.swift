@@ -4,9 +4,10 @@ import CodecCore
 /// transforms, the main image's coding, its pixels, then the inverse transforms, to RGBA8.
 ///
 /// The state is a value: the header and transforms read once, the main image's
-/// ``VP8LImageDecoder`` (position, colour cache), the bit reader, and the ARGB buffers. Pixels
-/// are decoded up to a row with ``decodeRows(until:_:)``, so an incremental caller can copy the
-/// decoder as a checkpoint before each batch of rows and restore it when the input runs out.
+/// ``VP8LImageDecoder`` (position, colour cache), the bit reader, and the ARGB buffers.
+/// ``decode(_:isFinal:)`` decodes batches of rows as far as the input goes, checkpointing the
+/// small part of the state (image decoder and reader) before each batch and restoring it when
+/// the input runs out while more may come (VP8LDecoder+Incremental.swift).
 public struct VP8LDecoder: Sendable {
     public let header: VP8LHeader
     /// In reading order; inverted last to first.
@@ -15,16 +16,30 @@ public struct VP8LDecoder: Sendable {
     let codedWidth: Int
     var image: VP8LImageDecoder
     var reader: LSBBitReader
-    /// The coded main image, `codedWidth × height` ARGB, decoded in scan order.
+    /// The coded main image, `codedWidth × height` ARGB, decoded in scan order. It keeps the
+    /// values as coded (LZ77 copies read them); the inverse transforms work on copies of its
+    /// rows in `scratch`.
     var coded: [UInt32]
-    /// The image after every inverse transform, `width × height` ARGB; empty while the
-    /// transforms can run in place on `coded` (no bundling), which then holds the result.
-    var argb: [UInt32] = []
+    /// Two batches of rows (plus the row above each) for the inverse transforms: the first
+    /// `codedWidth` wide and, with pixel bundling, the second `width` wide.
+    var scratch: [UInt32] = []
+    /// The output, RGBA8 with straight alpha, `width × height`; rows past ``finalRowCount``
+    /// are transparent black.
+    var output: [UInt8] = []
 
     public var width: Int { header.width }
     public var height: Int { header.height }
     /// Rows of the coded image that are complete.
     public var rowsDecoded: Int { image.row }
+    /// Rows of the output (every inverse transform applied) that are final.
+    public internal(set) var finalRowCount = 0
+    /// The predictor's own output of the last row of the previous batch: the later inverse
+    /// transforms overwrite that row in place, and the next batch predicts from it.
+    var predictorRow: [UInt32] = []
+    /// Input size at the last batch that ran out of bytes, and the compressed size of the last
+    /// whole batch: a new attempt waits for about half a batch of new bytes (see `decode`).
+    var stalledAt = 0
+    var lastBatchBytes = 0
 
     /// Reads everything before the main image's pixels from `bytes` (the VP8L chunk's payload),
     /// checks the size against `limits` and allocates the buffers.
@@ -32,7 +47,7 @@ public struct VP8LDecoder: Sendable {
         header = try VP8LHeader(bytes)
         let pixelBytes = try limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
         var budget = VP8LBudget(remaining: limits.maxBytesHeld)
-        // The ARGB buffer(s) and the RGBA8 output.
+        // The coded ARGB image (at most as wide as the output) and the RGBA8 output.
         try budget.take(pixelBytes)
         try budget.take(pixelBytes)
         reader = LSBBitReader(position: VP8LHeader.size)
@@ -52,77 +67,50 @@ public struct VP8LDecoder: Sendable {
                                                 &reader, bytes, budget: &budget)
         if reader.isOverrun { throw .truncated("VP8L bitstream ends before the image data") }
         image = VP8LImageDecoder(width: width, height: header.height, coding: coding)
-        if width != header.width {
-            try budget.take(width * header.height * 4)
-            argb = [UInt32](repeating: 0, count: header.width * header.height)
-        }
+        let scratchCount = 2 * (Self.rowsPerBatch + 1) * header.width
+        try budget.take(scratchCount * 4)
         coded = [UInt32](repeating: 0, count: width * header.height)
+        scratch = [UInt32](repeating: 0, count: scratchCount)
+        output = [UInt8](repeating: 0, count: pixelBytes)
     }
 
-    /// Decodes the main image's pixels until every row before `row` is complete.
-    public mutating func decodeRows(until row: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
-        try coded.withUnsafeMutableBufferPointer { (p) throws(DecodingError) in
-            guard let base = p.baseAddress else { return }
-            try image.decode(into: base, untilRow: row, &reader, bytes)
+    /// Reads the header, transforms and prefix codes from `bytes` if they are all there: nil
+    /// when the input ran out (or zeros were loaded past its end) while more may come. The
+    /// caller retries with more bytes; to keep the total work linear it should wait until the
+    /// input has grown by a good part (for example doubled) since the last attempt.
+    public static func start(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, limits: Limits)
+        throws(DecodingError) -> VP8LDecoder? {
+        if isFinal && bytes.count < 8 {
+            // libwebp's reader starts with an 8-byte window: a shorter stream reads as zero-padded.
+            guard bytes.count >= VP8LHeader.size else { throw .truncated("VP8L header is shorter than 5 bytes") }
+            var padded = [UInt8](repeating: 0, count: 8)
+            for (i, b) in bytes.enumerated() { padded[i] = b }
+            return try padded.withUnsafeBufferPointer { (p) throws(DecodingError) in try VP8LDecoder(p, limits: limits) }
+        }
+        do {
+            let decoder = try VP8LDecoder(bytes, limits: limits)
+            if !isFinal && decoder.reader.zeroBitsRead > 0 { return nil }
+            return decoder
+        } catch where error.kind == .truncated && !isFinal {
+            return nil
         }
     }
 
-    /// Applies the inverse transforms to the whole decoded image, last read first.
-    mutating func applyTransforms() {
-        let rows = 0..<header.height
-        coded.withUnsafeMutableBufferPointer { codedBuffer in
-            argb.withUnsafeMutableBufferPointer { argbBuffer in
-                guard var current = codedBuffer.baseAddress else { return }
-                for transform in transforms.reversed() {
-                    if transform.inputWidth != transform.width, let target = argbBuffer.baseAddress {
-                        transform.applyInverse(rows: rows, input: current, output: target)
-                        current = target
-                    } else {
-                        transform.applyInverse(rows: rows, input: current, output: current)
-                    }
-                }
-            }
-        }
-    }
-
-    /// The decoded image as RGBA8 (straight alpha), after ``decodeRows(until:_:)`` reached the
-    /// last row and the transforms were applied.
-    func rgba() -> [UInt8] {
-        let source = argb.isEmpty ? coded : argb
-        let count = header.width * header.height
-        return [UInt8](unsafeUninitializedCapacity: count * 4) { out, initialized in
-            source.withUnsafeBufferPointer { pixels in
-                for i in 0..<count {
-                    let p = pixels[i]
-                    out[4 * i] = UInt8(truncatingIfNeeded: p &>> 16)
-                    out[4 * i + 1] = UInt8(truncatingIfNeeded: p &>> 8)
-                    out[4 * i + 2] = UInt8(truncatingIfNeeded: p)
-                    out[4 * i + 3] = UInt8(truncatingIfNeeded: p &>> 24)
-                }
-            }
-            initialized = count * 4
-        }
-    }
-
-    /// Decodes a whole VP8L bitstream (a VP8L chunk's payload) to RGBA8, as libwebp's
-    /// `WebPDecodeRGBA` does. A bitstream shorter than 8 bytes reads as if zero-padded to 8
-    /// (libwebp's bit reader starts with an 8-byte window and only reports the end past it).
+    /// Decodes a whole VP8L bitstream (a VP8L chunk's payload, and whatever follows it in the
+    /// file: libwebp's reader runs to the end of the data) to RGBA8, as libwebp's
+    /// `WebPDecodeRGBA` does. A bitstream shorter than 8 bytes reads as if zero-padded to 8.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits = Limits())
         throws(DecodingError) -> (width: Int, height: Int, pixels: [UInt8]) {
+        guard var decoder = try start(bytes, isFinal: true, limits: limits) else {
+            throw .truncated("VP8L bitstream ends before the image data")
+        }
         if bytes.count < 8 {
             var padded = [UInt8](repeating: 0, count: 8)
             for (i, b) in bytes.enumerated() { padded[i] = b }
-            guard bytes.count >= VP8LHeader.size else { throw .truncated("VP8L header is shorter than 5 bytes") }
-            return try padded.withUnsafeBufferPointer { (p) throws(DecodingError) in try decodeWhole(p, limits: limits) }
+            try padded.withUnsafeBufferPointer { (p) throws(DecodingError) in try decoder.decode(p, isFinal: true) }
+        } else {
+            try decoder.decode(bytes, isFinal: true)
         }
-        return try decodeWhole(bytes, limits: limits)
-    }
-
-    private static func decodeWhole(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits)
-        throws(DecodingError) -> (width: Int, height: Int, pixels: [UInt8]) {
-        var decoder = try VP8LDecoder(bytes, limits: limits)
-        try decoder.decodeRows(until: decoder.height, bytes)
-        decoder.applyTransforms()
         return (decoder.width, decoder.height, decoder.rgba())
     }
 }

@@ -30,6 +30,7 @@ struct VP8LEntropyCoding {
         reader.refill(buffer)
         if reader.read(1, buffer) == 1 {
             let bits = Int(reader.read(4, buffer))
+            try reader.checkNotOverrun()
             guard bits >= 1 && bits <= VP8LColorCache.maxBits else { throw .invalidData("VP8L color cache bits are not 1 to 11") }
             coding.colorCacheBits = bits
         }

@@ -21,7 +21,7 @@ extension VP8LPrefixCode {
         } else {
             try readNormalCodeLengths(alphabetSize: alphabetSize, &reader, buffer, lengths: &lengths)
         }
-        guard !reader.isOverrun else { throw .truncated("VP8L bitstream ends inside a prefix code") }
+        try reader.checkNotOverrun()
         return try lengths.withUnsafeBufferPointer { (all) throws(DecodingError) -> Int in
             try appendTable(codeLengths: UnsafeBufferPointer(rebasing: all[0..<alphabetSize]),
                             rootBits: rootBits, to: &tables)
@@ -54,6 +54,7 @@ extension VP8LPrefixCode {
         for i in 0..<numCodes {
             codeLengthCodeLengths[codeLengthCodeOrder[i]] = UInt8(truncatingIfNeeded: reader.read(3, buffer))
         }
+        try reader.checkNotOverrun()
         var table: [UInt32] = []
         table.reserveCapacity(1 << codeLengthRootBits)
         _ = try codeLengthCodeLengths.withUnsafeBufferPointer { (lengths) throws(DecodingError) -> Int in
@@ -63,6 +64,7 @@ extension VP8LPrefixCode {
         if reader.read(1, buffer) == 1 {
             let lengthBits = 2 + 2 * Int(reader.read(3, buffer))
             maxSymbol = 2 + Int(reader.read(lengthBits, buffer))
+            try reader.checkNotOverrun()
             guard maxSymbol <= alphabetSize else { throw .invalidData("VP8L max_symbol exceeds the alphabet size") }
         }
         var symbol = 0
@@ -80,6 +82,7 @@ extension VP8LPrefixCode {
                 } else {
                     let slot = codeLength - 16
                     let repeatCount = Int(reader.read(repeatExtraBits[slot], buffer)) + repeatOffsets[slot]
+                    try reader.checkNotOverrun()
                     guard repeatCount <= alphabetSize - symbol else {
                         throw .invalidData("VP8L code length repeat passes the alphabet's end")
                     }
@@ -87,8 +90,18 @@ extension VP8LPrefixCode {
                     for i in symbol..<(symbol + repeatCount) { lengths[i] = value }
                     symbol += repeatCount
                 }
-                if reader.isOverrun { throw .truncated("VP8L bitstream ends inside code lengths") }
+                try reader.checkNotOverrun()
             }
         }
+    }
+}
+
+extension LSBBitReader {
+    /// Throws `truncated` if bits past the end were consumed. Every check of a value read from
+    /// the bitstream comes after this one, so that a stream cut short (zeros read past its end)
+    /// is reported as cut short, whatever the zeros would have meant, and an incremental caller
+    /// can wait for more bytes instead of failing.
+    func checkNotOverrun() throws(DecodingError) {
+        if isOverrun { throw .truncated("VP8L bitstream ends before the image data") }
     }
 }

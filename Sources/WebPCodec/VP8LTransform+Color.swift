@@ -23,8 +23,7 @@ extension VP8LTransform {
     /// RFC 9649 4.2, the inverse colour transform of one row. Each block's element holds
     /// `green_to_red` in its blue byte, `green_to_blue` in its green byte and `red_to_blue` in
     /// its red byte; red is restored first, and blue uses the restored red.
-    func inverseCrossColor(row y: Int, pixels: UnsafeMutablePointer<UInt32>, elements: UnsafeBufferPointer<UInt32>) {
-        let line = pixels + y * width
+    func inverseCrossColor(row y: Int, line: UnsafeMutablePointer<UInt32>, elements: UnsafeBufferPointer<UInt32>) {
         let blockRow = (y >> bits) * blocksPerRow
         let blockSize = 1 << bits
         var x = 0
@@ -46,13 +45,11 @@ extension VP8LTransform {
         }
     }
 
-    /// RFC 9649 4.4, the inverse of colour indexing for one row: each index (the green byte,
+    /// RFC 9649 4.4, the inverse of colour indexing for one row (`source` → `line`): each index (the green byte,
     /// or with bundling `8 >> bits` bits of it, lowest first) looks up the colour table.
-    func expandIndices(row y: Int, input: UnsafePointer<UInt32>, output: UnsafeMutablePointer<UInt32>,
+    func expandIndices(source: UnsafePointer<UInt32>, line: UnsafeMutablePointer<UInt32>,
                        palette: UnsafeBufferPointer<UInt32>) {
         guard let colors = palette.baseAddress else { return }
-        let source = input + y * inputWidth
-        let line = output + y * width
         if bits == 0 {
             for x in 0..<width { line[x] = colors[Int((source[x] &>> 8) & 0xFF)] }
             return

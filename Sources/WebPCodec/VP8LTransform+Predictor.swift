@@ -10,8 +10,7 @@ extension VP8LTransform {
     /// row predicts from L (its first pixel from black); the first column from T; the others
     /// use their block's mode, the green byte of the transform image. The TR of the last column
     /// is the first pixel of the current row (the pixel after TL's row ends, in memory order).
-    func addPredictions(row y: Int, pixels: UnsafeMutablePointer<UInt32>, modes: UnsafeBufferPointer<UInt32>) {
-        let line = pixels + y * width
+    func addPredictions(row y: Int, line: UnsafeMutablePointer<UInt32>, modes: UnsafeBufferPointer<UInt32>) {
         if y == 0 {
             line[0] = Self.addPixels(line[0], Self.black)
             Self.addRun(mode: 1, line, from: 1, to: width, width: width)

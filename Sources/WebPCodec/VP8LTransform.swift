@@ -35,6 +35,7 @@ struct VP8LTransform {
                      _ buffer: UnsafeBufferPointer<UInt8>, budget: inout VP8LBudget) throws(DecodingError) -> VP8LTransform {
         reader.refill(buffer)
         guard let kind = Kind(rawValue: Int(reader.read(2, buffer))) else { throw .invalidData("VP8L transform type") }
+        try reader.checkNotOverrun()
         guard seen & (1 << kind.rawValue) == 0 else { throw .invalidData("VP8L transform is used twice") }
         seen |= 1 << kind.rawValue
         let outputWidth = width
@@ -70,25 +71,28 @@ struct VP8LTransform {
         return (alphaGreen & 0xFF00_FF00) | (redBlue & 0x00FF_00FF)
     }
 
-    /// Applies the inverse transform to rows `rows`: reads `inputWidth`-wide rows from `input`,
-    /// writes `width`-wide rows to `output` (the same buffer except for colour indexing with
-    /// bundling). The predictor reads the row above the first from `output`: rows are inverted
-    /// in order.
+    /// Applies the inverse transform to `rows`: reads `inputWidth`-wide rows starting at
+    /// `input` (the first row of `rows`), writes `width`-wide rows starting at `output` (the
+    /// same memory except for colour indexing with bundling). The predictor reads the row above
+    /// the first from `output − width`, which must hold that row as the predictor left it.
     func applyInverse(rows: Range<Int>, input: UnsafePointer<UInt32>, output: UnsafeMutablePointer<UInt32>) {
         switch kind {
         case .predictor:
             data.withUnsafeBufferPointer { modes in
-                for y in rows { addPredictions(row: y, pixels: output, modes: modes) }
+                for y in rows { addPredictions(row: y, line: output + (y - rows.lowerBound) * width, modes: modes) }
             }
         case .crossColor:
             data.withUnsafeBufferPointer { elements in
-                for y in rows { inverseCrossColor(row: y, pixels: output, elements: elements) }
+                for y in rows { inverseCrossColor(row: y, line: output + (y - rows.lowerBound) * width, elements: elements) }
             }
         case .subtractGreen:
-            Self.addGreen(output + rows.lowerBound * width, count: rows.count * width)
+            Self.addGreen(output, count: rows.count * width)
         case .colorIndexing:
             data.withUnsafeBufferPointer { palette in
-                for y in rows { expandIndices(row: y, input: input, output: output, palette: palette) }
+                for y in rows {
+                    let offset = y - rows.lowerBound
+                    expandIndices(source: input + offset * inputWidth, line: output + offset * width, palette: palette)
+                }
             }
         }
     }
