@@ -33,8 +33,9 @@ public struct VP8LDecoder: Sendable {
     public var rowsDecoded: Int { image.row }
     /// Rows of the output (every inverse transform applied) that are final.
     public internal(set) var finalRowCount = 0
-    /// The predictor's own output of the last row of the previous batch: the later inverse
-    /// transforms overwrite that row in place, and the next batch predicts from it.
+    /// The predictor's own output of the last row of the previous batch, which the next batch
+    /// predicts from (the scratch rows are reused, and the later inverse transforms change
+    /// that row after the predictor).
     var predictorRow: [UInt32] = []
     /// Input size at the last batch that ran out of bytes, and the compressed size of the last
     /// whole batch: a new attempt waits for about half a batch of new bytes (see `decode`).
@@ -83,9 +84,7 @@ public struct VP8LDecoder: Sendable {
         if isFinal && bytes.count < 8 {
             // libwebp's reader starts with an 8-byte window: a shorter stream reads as zero-padded.
             guard bytes.count >= VP8LHeader.size else { throw .truncated("VP8L header is shorter than 5 bytes") }
-            var padded = [UInt8](repeating: 0, count: 8)
-            for (i, b) in bytes.enumerated() { padded[i] = b }
-            return try padded.withUnsafeBufferPointer { (p) throws(DecodingError) in try VP8LDecoder(p, limits: limits) }
+            return try padded(bytes).withUnsafeBufferPointer { (p) throws(DecodingError) in try VP8LDecoder(p, limits: limits) }
         }
         do {
             let decoder = try VP8LDecoder(bytes, limits: limits)
@@ -105,12 +104,17 @@ public struct VP8LDecoder: Sendable {
             throw .truncated("VP8L bitstream ends before the image data")
         }
         if bytes.count < 8 {
-            var padded = [UInt8](repeating: 0, count: 8)
-            for (i, b) in bytes.enumerated() { padded[i] = b }
-            try padded.withUnsafeBufferPointer { (p) throws(DecodingError) in try decoder.decode(p, isFinal: true) }
+            try padded(bytes).withUnsafeBufferPointer { (p) throws(DecodingError) in try decoder.decode(p, isFinal: true) }
         } else {
             try decoder.decode(bytes, isFinal: true)
         }
         return (decoder.width, decoder.height, decoder.rgba())
+    }
+
+    /// `bytes` followed by zeros up to 8 bytes.
+    private static func padded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: max(8, bytes.count))
+        for (i, b) in bytes.enumerated() { out[i] = b }
+        return out
     }
 }
