@@ -40,9 +40,10 @@ struct VP8LIncrementalTests {
         return decoder?.rgba() ?? []
     }
 
-    @Test(arguments: ["plasma-blur-z6-64x48.webp", "pal4-z6-37x23.webp", "alpha-ramp-exact-z9-48x40.webp",
-                      "pal600-z6-64x48.webp", "checker-z9-64x64.webp", "plasma-z6-1x9.webp", "plasma-blur-z9-128x96.webp",
-                      "pal2-z6-37x23.webp", "plasma-blur-near20-128x96.webp"])
+    /// Every lossless fixture.
+    static let fixtureNames = losslessEntries("fixtures-webp.tsv").map { String($0.path.split(separator: "/").last ?? "") }
+
+    @Test(arguments: fixtureNames)
     func sameImageHoweverSplit(name: String) throws {
         let bytes = try Self.bitstream(name)
         let whole = try bytes.withUnsafeBufferPointer { (p) throws(DecodingError) in try VP8LDecoder.decode(p) }
@@ -79,6 +80,26 @@ struct VP8LIncrementalTests {
                 try VP8LDecoder.start(p, isFinal: false, limits: Limits())
             }
             if let started { #expect(started.reader.zeroBitsRead == 0, "cut \(cut)") }
+        }
+    }
+}
+
+/// The corpus' VP8L stills fed in random pieces give dwebp's pixels too.
+@Suite(.enabled(if: Corpus.root != nil, "corpus absent: set IMAGECODECS_CORPUS or place shared/corpus beside the project"))
+struct VP8LIncrementalCorpusTests {
+    static let entries = losslessEntries("webp.tsv")
+
+    @Test(arguments: entries)
+    func sameImageInPieces(_ entry: ManifestEntry) throws {
+        let file = try Corpus.bytes(Corpus.root!.appendingPathComponent(entry.path))
+        let payload = try file.withUnsafeBufferPointer { (p) throws(DecodingError) in try WebPContainer.losslessBitstream(p) }
+        let bytes = Array(file[payload.lowerBound...])
+        let whole = try bytes.withUnsafeBufferPointer { (p) throws(DecodingError) in try VP8LDecoder.decode(p) }
+        var splits = [Decoding.randomSizes(count: 16, max: max(2, bytes.count / 20), seed: 11)]
+        if bytes.count <= 2_000 { splits.append([1]) }
+        for sizes in splits {
+            let fed = try VP8LIncrementalTests.feed(bytes, sizes: sizes, whole: whole.pixels, width: whole.width)
+            #expect(fed == whole.pixels, "\(entry.path) in pieces of \(sizes.prefix(3))")
         }
     }
 }
