@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "GIFCodec", dependencies: ["CodecCore"]),
         .target(name: "JPEGCodec", dependencies: ["CodecCore"]),
         .target(name: "WebPCodec", dependencies: ["CodecCore"]),
-        .target(name: "ImageCodecs", dependencies: ["CodecCore", "PNGCodec", "GIFCodec", "JPEGCodec"]),
+        .target(name: "ImageCodecs", dependencies: ["CodecCore", "PNGCodec", "GIFCodec", "JPEGCodec", "WebPCodec"]),
         .executableTarget(
             name: "imagecodecs",
             dependencies: [

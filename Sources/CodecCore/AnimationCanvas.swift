@@ -9,6 +9,8 @@
 public struct AnimationCanvas: Sendable {
     public let width: Int
     public let height: Int
+    /// How the compositor blends partial alpha.
+    public let overRule: AnimationCompositor.OverRule
     /// The canvas with the frames drawn so far; nil until a frame has been planned.
     public private(set) var compositor: AnimationCompositor?
     /// The last frame drawn.
@@ -29,9 +31,10 @@ public struct AnimationCanvas: Sendable {
     var drawing: Int?
 
     /// A plan for a `width × height` canvas; the caller has checked the size against ``Limits``.
-    public init(width: Int, height: Int) {
+    public init(width: Int, height: Int, overRule: AnimationCompositor.OverRule = .porterDuff) {
         self.width = width
         self.height = height
+        self.overRule = overRule
     }
 
     /// Readies the canvas for composing frame `index` and returns the next frame to draw
@@ -47,7 +50,7 @@ public struct AnimationCanvas: Sendable {
             && (!stopsAtFirst || index == firstComposed) && (drawing.map { index >= $0 } ?? true) {
             return composedIndex + 1
         }
-        compositor = AnimationCompositor(width: width, height: height)
+        compositor = AnimationCompositor(width: width, height: height, overRule: overRule)
         canvasAllocations += 1
         composedIndex = start - 1
         firstComposed = start

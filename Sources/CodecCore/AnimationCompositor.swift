@@ -5,8 +5,19 @@
 /// black, `previous` restores what was there before *k−1* was drawn (APNG 1.0 §fcTL, GIF89a
 /// §23 "Disposal Method"). A `previous` disposal on the first frame acts as `background`.
 public struct AnimationCompositor: Sendable {
+    /// How `over` mixes a pixel with partial alpha into the canvas.
+    public enum OverRule: Sendable, Equatable {
+        /// Porter–Duff over in exact integers, rounded to nearest (APNG, GIF).
+        case porterDuff
+        /// libwebp's `WebPAnimDecoder` (anim_decode.c, BlendPixelNonPremult): the destination's
+        /// weight is `αd(256−αs) >> 8`, the colour `(Cs·αs + Cd·w) · ⌊2^24/αo⌋ >> 24`; a pixel in
+        /// the rectangle the previous frame disposed to background is copied, not blended.
+        case webPAnimDecoder
+    }
+
     public let width: Int
     public let height: Int
+    public let overRule: OverRule
     /// The composed canvas after the last frame drawn, RGBA8, straight alpha.
     public private(set) var canvas: [UInt8]
     private var lastRect: FrameRect?
@@ -15,15 +26,17 @@ public struct AnimationCompositor: Sendable {
     private var saved: [UInt8] = []
 
     /// A transparent canvas; the caller has checked its size against ``Limits``.
-    public init(width: Int, height: Int) {
+    public init(width: Int, height: Int, overRule: OverRule = .porterDuff) {
         self.width = width
         self.height = height
+        self.overRule = overRule
         canvas = [UInt8](repeating: 0, count: width * height * 4)
     }
 
     /// Applies the previous frame's disposal, then draws `frame` (an RGBA8 raster the size
     /// of `rect`, which lies inside the canvas) with `blend`.
     public mutating func draw(_ frame: Raster, in rect: FrameRect, disposal: Disposal, blend: Blend) {
+        let cleared = lastDisposal == .background ? lastRect : nil
         applyPendingDisposal()
         let target = rect.clipped(toWidth: width, height: height)
         if blend == .source && target == rect && rect.covers(width: width, height: height)
@@ -44,6 +57,8 @@ public struct AnimationCompositor: Sendable {
                     let o = out.baseAddress! + dst, i = inp.baseAddress! + src
                     if blend == .source {
                         o.update(from: i, count: target.width * 4)
+                    } else if overRule == .webPAnimDecoder {
+                        Self.blendWebP(o, i, count: target.width, y: row + target.y, x: target.x, cleared: cleared)
                     } else {
                         Self.blendOver(o, i, count: target.width)
                     }
@@ -86,6 +101,29 @@ public struct AnimationCompositor: Sendable {
                 o[c] = UInt8(truncatingIfNeeded: (UInt32(i[c]) &* u &+ UInt32(o[c]) &* v &+ total / 2) / total)
             }
             o[3] = UInt8(truncatingIfNeeded: (total &+ 127) / 255)
+        }
+    }
+
+    /// libwebp's non-premultiplied blend (``OverRule/webPAnimDecoder``) of one row starting at
+    /// canvas (`x`, `y`); the pixels inside `cleared` are copied.
+    private static func blendWebP(_ out: UnsafeMutablePointer<UInt8>, _ inp: UnsafePointer<UInt8>, count: Int,
+                                  y: Int, x: Int, cleared: FrameRect?) {
+        var copied = 0..<0
+        if let c = cleared, y >= c.y, y < c.y + c.height {
+            copied = max(0, c.x - x)..<max(0, min(count, c.x + c.width - x))
+        }
+        for p in 0..<count {
+            let o = out + p * 4, i = inp + p * 4
+            let sa = UInt32(i[3])
+            if sa == 255 || copied.contains(p) { o.update(from: i, count: 4); continue }
+            if sa == 0 { continue }
+            let dw = (UInt32(o[3]) &* (256 &- sa)) &>> 8
+            let total = sa &+ dw
+            let scale = (1 << 24) / total
+            for c in 0..<3 {
+                o[c] = UInt8(truncatingIfNeeded: ((UInt32(i[c]) &* sa &+ UInt32(o[c]) &* dw) &* scale) &>> 24)
+            }
+            o[3] = UInt8(truncatingIfNeeded: total)
         }
     }
 

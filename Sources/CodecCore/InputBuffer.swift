@@ -90,6 +90,14 @@ public struct InputBuffer: Sendable {
         return UInt16(self[position]) << 8 | UInt16(self[position + 1])
     }
 
+    /// A little-endian 32-bit value at `position`, or nil if short.
+    public func u32LE(at position: Int) -> UInt32? {
+        guard has(4, at: position) else { return nil }
+        var value: UInt32 = 0
+        for i in (0..<4).reversed() { value = value << 8 | UInt32(self[position + i]) }
+        return value
+    }
+
     /// A little-endian 16-bit value at `position`, or nil if short.
     public func u16LE(at position: Int) -> UInt16? {
         guard has(2, at: position) else { return nil }

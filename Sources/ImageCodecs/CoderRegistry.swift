@@ -17,7 +17,7 @@ public struct CoderRegistry: Sendable {
     public static let sniffLength = 4096
 
     /// The built-in coders.
-    public static let standard = CoderRegistry(coders: [PNGCoder(), GIFCoder(), JPEGCoder()])
+    public static let standard = CoderRegistry(coders: [PNGCoder(), GIFCoder(), JPEGCoder(), WebPCoder()])
 
     /// Adds `coder`; it wins over every coder added before it.
     public mutating func register(_ coder: any ImageCoder) {

@@ -1,6 +1,7 @@
 import GIFCodec
 import JPEGCodec
 import PNGCodec
+import WebPCodec
 
 /// A plug-in that decodes one format (SDWebImage's `SDImageCoder`, reduced to decoding).
 ///
@@ -73,5 +74,23 @@ public struct JPEGCoder: ImageCoder {
 
     public func makeDecoder(options: DecodingOptions) -> any ImageDecoding {
         JPEGDecoder(options: options)
+    }
+}
+
+/// WebP (RFC 9649): lossless stills and animations; lossy (VP8) images are refused as unsupported.
+public struct WebPCoder: ImageCoder {
+    public init() {}
+    public var format: ImageFormat { .webp }
+
+    public func sniff(_ prefix: UnsafeBufferPointer<UInt8>) -> SniffResult {
+        switch WebPDecoder.sniff(prefix) {
+        case true?: .match
+        case false?: .noMatch
+        case nil: .needMoreData
+        }
+    }
+
+    public func makeDecoder(options: DecodingOptions) -> any ImageDecoding {
+        WebPDecoder(options: options)
     }
 }

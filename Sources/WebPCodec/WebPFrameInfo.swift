@@ -1,0 +1,87 @@
+import CodecCore
+
+/// The coded image of a still file or an animation frame: which bitstream it is and where its
+/// chunk's payload lies in the file.
+public struct WebPBitstream: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// VP8L, RFC 9649 section 3 (lossless).
+        case lossless
+        /// VP8, RFC 6386 (lossy), with or without an ALPH chunk: not decoded yet.
+        case lossy
+    }
+
+    public var kind: Kind
+    /// The chunk's payload, as its size says (possibly past the bytes arrived so far).
+    public var payload: Range<Int>
+    /// Size given by the bitstream's own header.
+    public var width: Int
+    public var height: Int
+    /// VP8L's `alpha_is_used` hint, or an ALPH chunk before a VP8 one (libwebp's
+    /// `WebPBitstreamFeatures.has_alpha`; the demuxer's `WebPIterator.has_alpha`).
+    public var hasAlpha: Bool
+}
+
+/// One frame as the container describes it: the ANMF header (RFC 9649 section 2.7.1.1) or,
+/// for a still image, the whole canvas.
+public struct WebPFrameInfo: Sendable, Equatable {
+    public var properties: FrameProperties
+    public var bitstream: WebPBitstream
+    /// Milliseconds, as the file says (ANMF "Frame Duration").
+    public var durationMilliseconds: Int
+}
+
+/// The VP8X chunk (RFC 9649 section 2.7): feature flags and the canvas size.
+public struct WebPExtendedHeader: Sendable, Equatable {
+    public var flags: UInt8
+    public var canvasWidth: Int
+    public var canvasHeight: Int
+
+    public var hasICC: Bool { flags & 0x20 != 0 }
+    public var hasAlpha: Bool { flags & 0x10 != 0 }
+    public var hasEXIF: Bool { flags & 0x08 != 0 }
+    public var hasXMP: Bool { flags & 0x04 != 0 }
+    public var isAnimated: Bool { flags & 0x02 != 0 }
+    /// Bits libwebp's demuxer accepts (`ALL_VALID_FLAGS`); others make an animation invalid.
+    static let validFlags: UInt8 = 0x3E
+}
+
+/// The ANIM chunk (RFC 9649 section 2.7.1.1): background colour and loop count.
+public struct WebPAnimationHeader: Sendable, Equatable {
+    /// As stored: blue, green, red, alpha bytes in that order, read as a little-endian UInt32
+    /// (libwebp's `WebPAnimInfo.bgcolor`).
+    public var backgroundColor: UInt32
+    /// 0 means forever.
+    public var loopCount: Int
+}
+
+enum WebPHeaderReader {
+    /// The size and alpha hint of a bitstream from the first bytes of its payload: VP8L's 5-byte
+    /// header (RFC 9649 section 3.2), or VP8's frame tag, start code and sizes (RFC 6386
+    /// section 9.1, 10 bytes). Nil when the bytes are short.
+    static func read(_ kind: WebPBitstream.Kind, payload: Range<Int>, hasAlphaChunk: Bool,
+                     _ input: InputBuffer) throws(DecodingError) -> WebPBitstream? {
+        switch kind {
+        case .lossless:
+            guard let bytes = bytes(5, at: payload.lowerBound, input) else { return nil }
+            guard bytes[0] == 0x2F else { throw .invalidData("VP8L signature is not 0x2f") }
+            let bits = UInt32(bytes[1]) | UInt32(bytes[2]) << 8 | UInt32(bytes[3]) << 16 | UInt32(bytes[4]) << 24
+            guard bits >> 29 == 0 else { throw .invalidData("VP8L version is not 0") }
+            return WebPBitstream(kind: .lossless, payload: payload, width: Int(bits & 0x3FFF) + 1,
+                                 height: Int(bits >> 14 & 0x3FFF) + 1, hasAlpha: bits >> 28 & 1 == 1)
+        case .lossy:
+            guard let bytes = bytes(10, at: payload.lowerBound, input) else { return nil }
+            guard bytes[0] & 1 == 0 else { throw .unsupported("WebP lossy (VP8) interframes are not decoded") }
+            guard bytes[3] == 0x9D, bytes[4] == 0x01, bytes[5] == 0x2A else {
+                throw .invalidData("VP8 start code is not 9d 01 2a")
+            }
+            let width = Int(bytes[6]) | Int(bytes[7] & 0x3F) << 8
+            let height = Int(bytes[8]) | Int(bytes[9] & 0x3F) << 8
+            guard width > 0, height > 0 else { throw .invalidData("VP8 frame size is zero") }
+            return WebPBitstream(kind: .lossy, payload: payload, width: width, height: height, hasAlpha: hasAlphaChunk)
+        }
+    }
+
+    private static func bytes(_ count: Int, at position: Int, _ input: InputBuffer) -> [UInt8]? {
+        input.has(count, at: position) ? input.copy(position..<(position + count)) : nil
+    }
+}

@@ -1,0 +1,88 @@
+import CodecCore
+
+/// One VP8L bitstream being decoded as its bytes arrive, for ``WebPDecoder``.
+///
+/// ``VP8LDecoder`` reads one contiguous run of bytes from the payload's start. When the input
+/// holds that run in one segment it is used in place; otherwise the bytes are gathered into
+/// `staged`, each new byte copied once. A still image's run goes to the end of the input (as
+/// `dwebp` hands its bit reader the rest of the file); an animation frame's ends with its chunk
+/// (as `WebPAnimDecoder` decodes the frame's own bytes).
+struct WebPLosslessJob {
+    /// The payload's first byte.
+    let start: Int
+    /// The payload's end for a frame; nil for a still image (the end of the input).
+    let end: Int?
+    private var staged: [UInt8] = []
+    private(set) var decoder: VP8LDecoder?
+    /// Bytes seen at the last attempt to read the header and codes: the next waits for twice as
+    /// many (so a header fed byte by byte is read O(log n) times, not n).
+    private var lastAttempt = 0
+
+    init(start: Int, end: Int?) {
+        self.start = start
+        self.end = end
+    }
+
+    var finalRowCount: Int { decoder?.finalRowCount ?? 0 }
+    var isFinished: Bool { decoder.map { $0.finalRowCount == $0.height } ?? false }
+
+    /// The bitstream's bytes are all there: a frame's whole payload, or a still's final input.
+    func isFinal(_ input: InputBuffer) -> Bool {
+        input.isFinal || end.map { input.count >= $0 } == true
+    }
+
+    /// Decodes as far as the input allows. Throws `truncated` when the bytes are final and run
+    /// out (the rows before ``finalRowCount`` stay valid), any other error as it comes.
+    mutating func advance(_ input: InputBuffer, limits: Limits, forceFinal: Bool = false) throws(DecodingError) {
+        guard !isFinished else { return }
+        let isFinal = forceFinal || isFinal(input)
+        let limit = min(end ?? input.count, input.count)
+        let count = max(0, limit - start)
+        if !isFinal && (count == 0 || (decoder == nil && lastAttempt > 0 && count < max(64, 2 * lastAttempt))) { return }
+        // The decoder leaves the struct while it runs, so its buffers are never copied.
+        var decoder = self.decoder
+        self.decoder = nil
+        defer { self.decoder = decoder }
+        var attempt = lastAttempt
+        defer { lastAttempt = attempt }
+        let decode = { (bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) in
+            if decoder == nil {
+                attempt = bytes.count
+                decoder = try VP8LDecoder.start(bytes, isFinal: isFinal, limits: limits)
+                if decoder == nil { return }
+            }
+            try decoder?.decode(bytes, isFinal: isFinal)
+        }
+        if staged.isEmpty && count >= 8 && input.withContiguousRun(from: start, to: limit, { $0.count == count }) {
+            try input.withContiguousRun(from: start, to: limit) { (run) throws(DecodingError) in try decode(run) }
+            return
+        }
+        if staged.count < count { staged.append(contentsOf: input.copy((start + staged.count)..<limit)) }
+        if isFinal && staged.count < 8 {
+            // libwebp's bit reader starts with an 8-byte window: a shorter stream reads zero-padded.
+            try (staged + [UInt8](repeating: 0, count: 8 - staged.count)).withUnsafeBufferPointer { (p) throws(DecodingError) in
+                try decode(p)
+            }
+            return
+        }
+        try staged.withUnsafeBufferPointer { (p) throws(DecodingError) in try decode(p) }
+    }
+
+    /// A still image whose chunk has arrived whole, while the input is still open: decodes the
+    /// rest as if the input ended here, on a copy, and keeps the copy if it finished without
+    /// reading a bit past the bytes held (so it is what any later bytes would give). Without
+    /// this, the reader's 8-byte look-ahead would hold the last rows back until the input ends.
+    mutating func finishEarly(_ input: InputBuffer, limits: Limits) {
+        guard !isFinished else { return }
+        var trial = self
+        guard (try? trial.advance(input, limits: limits, forceFinal: true)) != nil, trial.isFinished,
+              trial.decoder?.reader.isOverrun == false else { return }
+        self = trial
+    }
+
+    /// The frame's pixels so far (RGBA8, rows past ``finalRowCount`` transparent black).
+    func raster() -> Raster? {
+        guard let decoder else { return nil }
+        return Raster(width: decoder.width, height: decoder.height, bytesPerPixel: 4, pixels: decoder.rgba())
+    }
+}
