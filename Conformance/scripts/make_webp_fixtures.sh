@@ -29,7 +29,7 @@ conf="$(dirname "$here")"
 
 missing=()
 command -v "${CONVERT:-convert}" >/dev/null || missing+=("convert (apt: imagemagick)")
-for tool in cwebp dwebp webpmux; do
+for tool in cwebp dwebp webpmux img2webp gif2webp; do
     command -v "$tool" >/dev/null || missing+=("$tool (apt: webp)")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -200,6 +200,96 @@ cwebp(palette(5, 3, 2, seed=10), "z6", "-lossless", "-z", "6", expect=("PALETTE"
 with_icc("plasma-blur-z6-64x48.webp", "icc")
 
 
+
+# ---------------------------------------------------------------- animations
+
+# Animated fixtures (RFC 9649 2.7: VP8X + ANIM + ANMF frames, every frame VP8L). Their reference
+# is libwebp's WebPAnimDecoder (scripts/webp_anim.c), not dwebp; make_webp_manifests.py writes
+# fixtures-webp-anim.tsv (frames) and fixtures-webp-anim-info.tsv (Pillow: count, loop, durations).
+#  * img2webp -lossless: WebPAnimEncoder picks sub-rectangles, offsets, blend and dispose itself
+#    (-kmin/-kmax: key frames; -min_size: tries every choice);
+#  * gif2webp (lossless by default): GIF fixtures with transparency and disposal;
+#  * webpmux -frame FILE +duration+x+y+dispose(0|1)+b|-b: exact control of offsets (even),
+#    dispose, blend, loop count and background colour, on cwebp -lossless -exact frames with
+#    partial alpha (libwebp's own blend rounding shows only there).
+ANIMS = {}   # name -> recipe
+
+
+def frames_png(key, w, h, n, alpha):
+    """n PNG frames w x h: plasma with seeds 20.., alpha 255, a ramp, or binary blobs."""
+    out = []
+    for i in range(n):
+        if alpha == "ramp":
+            src = alpha_ramp(w, h, 20 + i)
+        elif alpha == "binary":
+            src = alpha_binary(w, h, 20 + i)
+        else:
+            src = plasma(w, h, 20 + i)
+        path = TMP / ("%s-%d.png" % (key, i))
+        shutil.copy(src["path"], path)
+        out.append((path, src["cmd"]))
+    return out
+
+
+def img2webp(name, frames, *options, per_frame=None):
+    args = ["img2webp", *options]
+    for i, (path, _) in enumerate(frames):
+        args += (per_frame(i) if per_frame else []) + ["-lossless", str(path)]
+    run(args + ["-o", str(OUT / name)])
+    ANIMS[name] = "convert %s (x%d); %s" % (frames[0][1], len(frames), " ".join(
+        a if not a.startswith(str(TMP)) else Path(a).name for a in args[1:]))
+
+
+def gif2webp(name, gif, *options):
+    run(["gif2webp", *options, str(CONF_DIR / "fixtures" / "gif" / gif), "-o", str(OUT / name)])
+    ANIMS[name] = "gif2webp %s fixtures/gif/%s" % (" ".join(options), gif)
+
+
+def webpmux(name, frames, specs, *options):
+    """frames: PNG paths; specs: '+d+x+y+m+b' per frame; each frame made with cwebp -lossless -exact."""
+    args = ["webpmux"]
+    for i, ((path, _), spec) in enumerate(zip(frames, specs)):
+        webp = TMP / ("%s-%d.webp" % (name, i))
+        run(["cwebp", "-quiet", "-lossless", "-exact", str(path), "-o", str(webp)])
+        args += ["-frame", str(webp), spec]
+    run(args + list(options) + ["-o", str(OUT / name)])
+    ANIMS[name] = "convert %s ...; cwebp -lossless -exact; webpmux %s %s" % (
+        frames[0][1], " ".join("-frame F%d %s" % (i, s) for i, s in enumerate(specs)), " ".join(options))
+
+
+CONF_DIR = OUT.parent.parent
+opaque = frames_png("opaque", 32, 24, 4, None)
+ramp = frames_png("ramp", 32, 24, 4, "ramp")
+small = frames_png("small", 16, 12, 4, "ramp")
+binary = frames_png("binary", 16, 12, 3, "binary")
+img2webp("anim-img2webp-opaque-loop0-32x24.webp", opaque, "-loop", "0", per_frame=lambda i: ["-d", "80"])
+img2webp("anim-img2webp-ramp-loop3-32x24.webp", ramp, "-loop", "3",
+         per_frame=lambda i: ["-d", str((50, 120, 5, 10)[i])])
+img2webp("anim-img2webp-ramp-keyframes-32x24.webp", ramp, "-kmax", "1", "-loop", "1")
+img2webp("anim-img2webp-ramp-minsize-32x24.webp", ramp, "-min_size")
+gif2webp("anim-gif2webp-dispose-background-32x24.webp", "im-dispose-background-32x24.gif")
+gif2webp("anim-gif2webp-dispose-previous-32x24.webp", "gs-dispose-previous-32x24.gif")
+gif2webp("anim-gif2webp-minsize-40x30.webp", "gs-O3-40x30.gif", "-min_size")
+gif2webp("anim-gif2webp-delays-16x10.webp", "im-delays-0-1-20-noloop-16x10.gif")
+# Canvas 32x24 from the first (full) frame; 16x12 frames at even offsets.
+webpmux("anim-mux-blend-32x24.webp", [ramp[0]] + small[:3],
+        ["+100+0+0+0-b", "+100+8+6+0+b", "+50+16+10+0+b", "+11+4+2+0+b"], "-loop", "2")
+webpmux("anim-mux-noblend-32x24.webp", [ramp[0]] + small[:3],
+        ["+100+0+0+0+b", "+100+8+6+0-b", "+0+16+10+0-b", "+10+2+4+0+b"], "-loop", "0")
+webpmux("anim-mux-dispose-32x24.webp", [ramp[1]] + small[1:4],
+        ["+70+0+0+1+b", "+70+8+6+1+b", "+70+10+8+0+b", "+70+0+0+1+b"], "-loop", "65535",
+        "-bgcolor", "255,255,0,0")
+webpmux("anim-mux-dispose-keyframe-32x24.webp", [small[0], small[1], binary[0], binary[1]],
+        ["+40+0+0+1+b", "+40+16+12+1+b", "+40+8+6+0+b", "+40+4+4+1+b"], "-bgcolor", "128,0,0,255")
+webpmux("anim-mux-opaque-offsets-32x24.webp", [opaque[0]] + [(binary[2][0], binary[2][1])],
+        ["+30+0+0+0+b", "+30+14+10+0+b"], "-loop", "7")
+for name in ANIMS:
+    names = [c for c, _ in riff_chunks((OUT / name).read_bytes()) or []]
+    inner = re.findall(rb"ANMF.{20}(VP8[ L])", (OUT / name).read_bytes(), re.S)
+    if "ANMF" not in names or any(k != b"VP8L" for k in inner):
+        print("%s: not an all-lossless animation: %s" % (name, names), file=sys.stderr, flush=True)
+        raise SystemExit(1)
+
 # ---------------------------------------------------------------- checks
 
 def check(name, spec):
@@ -252,9 +342,11 @@ with open(OUT / "RECIPES.tsv", "w", encoding="utf-8", newline="\n") as f:
     for name, spec in sorted(MADE.items()):
         bits = "histogram=%d transform=%d cache=%d" % spec["bits"] if spec["bits"] else "no bits reported"
         f.write("%s\t%s; features: %s; %s\n" % (name, spec["recipe"], " ".join(spec["features"]), bits))
+    for name, recipe in sorted(ANIMS.items()):
+        f.write("%s\t%s; animated (reference: WebPAnimDecoder)\n" % (name, recipe))
 shutil.rmtree(TMP)
 total = sum(f.stat().st_size for f in OUT.glob("*.webp"))
-print("make_webp_fixtures.sh: %d files, %d bytes in %s" % (len(MADE), total, OUT), flush=True)
+print("make_webp_fixtures.sh: %d files (%d animated), %d bytes in %s" % (len(MADE) + len(ANIMS), len(ANIMS), total, OUT), flush=True)
 if failed:
     raise SystemExit("make_webp_fixtures.sh: some fixtures are not what their names say (above)")
 PY

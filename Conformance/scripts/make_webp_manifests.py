@@ -9,6 +9,11 @@ Every corpus PAM is also checked against the corpus' own webp/GENERATED-dwebp-md
 of the same dwebp command's PAM when the corpus was assembled); webp.tsv's header gives the
 counts and every disagreement.
 
+Animated files (VP8X with the animation flag) have their own manifests, from libwebp's
+WebPAnimDecoder (scripts/webp_anim.c, compiled with `cc -O2 webp_anim.c -lwebpdemux`): every
+composited frame's canonical hash (webp-anim.tsv, fixtures-webp-anim.tsv), and Pillow's frame
+count, loop count and durations (webp-anim-info.tsv, fixtures-webp-anim-info.tsv).
+
 Usage (from anywhere):
   python3 Conformance/scripts/make_webp_manifests.py            # corpus (if present) + fixtures
   python3 Conformance/scripts/make_webp_manifests.py corpus     # webp.tsv, crashers-webp.tsv
@@ -36,7 +41,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True   # no __pycache__ beside the scripts
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from manifest_common import (  # noqa: E402
-    CONF, FIXTURES, FRAME_COLUMNS, MANIFESTS, clean, corpus_with, files_under, indented, limits,
+    CONF, FIXTURES, FRAME_COLUMNS, MANIFESTS, CHelper, clean, corpus_with, files_under, indented, limits,
     manifests_to_make, sha, write_tsv)
 
 DWEBP = "dwebp"
@@ -206,6 +211,89 @@ def frame_manifest(files, base, out, title, notes=None, generated=None, gen_pref
             print("  " + d)
 
 
+# --------------------------------------------------------------------------
+# Animations: WebPAnimDecoder (scripts/webp_anim.c) and Pillow
+
+class AnimDecoder(CHelper):
+    def __init__(self):
+        super().__init__("webp_anim", "webpdemux")
+
+    def run(self, path):
+        """-> dict(status ok|error|crash|timeout, msg, header 'W H FRAMES LOOP BGCOLOR', frames [(WxH, sha, ts)])"""
+        p, msg, failed = self.execute(str(path))
+        if failed:
+            return dict(failed, frames=[], header=None)
+        out, frames, header = p.stdout, [], None
+        nl = out.find(b"\n")
+        if nl >= 0 and out.startswith(b"anim "):
+            header = out[5:nl].decode()
+            w, h = (int(v) for v in header.split()[:2])
+            pos = nl + 1
+            while pos < len(out):
+                nl = out.index(b"\n", pos)
+                ts = int(out[pos:nl].split()[2])
+                pix = out[nl + 1:nl + 1 + w * h * 4]
+                frames.append(("%dx%d" % (w, h), sha(pix), ts))
+                pos = nl + 1 + w * h * 4
+        status = "ok" if p.returncode == 0 else "error"
+        return {"status": status, "msg": msg, "header": header, "frames": frames}
+
+
+def pillow_anim(path):
+    """-> dict(ok, n, loop, durations [ms], error)"""
+    try:
+        from PIL import Image
+        with Image.open(path) as im:
+            n = getattr(im, "n_frames", 1)
+            durations = []
+            for i in range(n):
+                im.seek(i)
+                im.load()       # WebPImagePlugin sets info['duration'] when the frame is read
+                durations.append(int(im.info.get("duration", 0)))
+            return {"ok": True, "n": n, "loop": im.info.get("loop", 1), "durations": durations}
+    except Exception as e:  # noqa: BLE001 - any refusal is a verdict
+        return {"ok": False, "error": "%s: %s" % (type(e).__name__, e)}
+
+
+def anim_manifests(files, base, frames_out, info_out, title, notes=None):
+    anim = AnimDecoder()
+    rows, info_rows = [], []
+    try:
+        for f in files:
+            data = f.read_bytes()
+            if bitstream_kind(riff_chunks(data)) != "animated":
+                continue
+            rel = f.relative_to(base).as_posix()
+            r = anim.run(f)
+            note = (notes or {}).get(rel, "")
+            if r["status"] != "ok":
+                rows.append((rel, "-", "-", "error", clean(r["msg"] or r["status"])))
+            for i, (size, digest, ts) in enumerate(r["frames"]):
+                rows.append((rel, i, size, digest, clean(("end %d ms; " % ts) + (note if i == 0 else ""))))
+            p = pillow_anim(f)
+            extra = "WebPAnimDecoder: %s" % (r["header"] or r["status"])
+            if p["ok"]:
+                info_rows.append((rel, p["n"], p["loop"], ",".join(str(d) for d in p["durations"]), extra))
+            else:
+                info_rows.append((rel, "-", "-", "-", clean(p["error"] + "; " + extra)))
+    finally:
+        anim.close()
+    from manifest_common import pillow_version
+    write_tsv(frames_out, [
+        title,
+        "Reference: libwebp WebPAnimDecoder (libwebpdemux, Debian package libwebp-dev) via scripts/webp_anim.c,",
+        "  MODE_RGBA: every composited frame (full canvas), canonical RGBA8 (alpha 0 -> 0,0,0,0), SHA-256.",
+        "  An error row (frame '-') means WebPAnimDecoder refused the file or a frame; frames before it are listed.",
+    ], COLUMNS[:4] + ["note"], rows)
+    write_tsv(info_out, [
+        title,
+        "Frame count, loop count and durations. Reference: %s WebPImagePlugin: n_frames, info['loop']" % pillow_version(),
+        "  (ANIM loop count, 0 = forever), info['duration'] after seek(i) in ms (ANMF duration as stored).",
+        "  note: WebPAnimDecoder's 'W H FRAMES LOOP BGCOLOR' for the same file.",
+    ], ["path", "frameCount", "loopCount", "durations", "note"], info_rows)
+    print("wrote %s (%d rows), %s (%d rows)" % (frames_out.relative_to(CONF), len(rows), info_out.relative_to(CONF), len(info_rows)))
+
+
 def do_corpus():
     root = corpus_with("webp")
     if root is None:
@@ -216,6 +304,8 @@ def do_corpus():
     if generated is None:
         print("no webp/GENERATED-dwebp-md5.tsv in the corpus; no cross-check")
     frame_manifest(files, root, MANIFESTS / "webp.tsv", title, generated=generated, gen_prefix="webp/")
+    anim_manifests(files, root, MANIFESTS / "webp-anim.tsv", MANIFESTS / "webp-anim-info.tsv",
+                   "WebP corpus animations: every animated *.webp under webp/ (paths relative to the corpus root).")
 
 
 def do_crashers():
@@ -254,6 +344,9 @@ def do_fixtures():
                 notes["fixtures/webp/" + name] = clean(how)
     title = "Generated WebP fixtures (paths relative to Conformance/); made by scripts/make_webp_fixtures.sh."
     frame_manifest(files, CONF, MANIFESTS / "fixtures-webp.tsv", title, notes=notes)
+    anim_manifests(files, CONF, MANIFESTS / "fixtures-webp-anim.tsv", MANIFESTS / "fixtures-webp-anim-info.tsv",
+                   "Generated animated WebP fixtures (paths relative to Conformance/); made by scripts/make_webp_fixtures.sh.",
+                   notes=notes)
 
 
 def main(argv):
