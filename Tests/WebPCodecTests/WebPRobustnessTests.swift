@@ -1,0 +1,107 @@
+import CodecCore
+import ImageCodecs
+import TestSupport
+import Testing
+@testable import WebPCodec
+
+/// Cut files, hostile files and formats not decoded yet, through ``ImageSource``.
+struct WebPTruncationTests {
+    /// A cut still keeps the rows decoded before the cut (equal to the whole image's) and ends
+    /// in `unexpectedEOF`; a cut animation keeps the frames that arrived whole.
+    @Test(arguments: ["fixtures/webp/plasma-blur-z9-128x96.webp", "fixtures/webp/alpha-ramp-exact-z6-48x40.webp",
+                      "fixtures/webp/plasma-blur-z6-icc-64x48.webp"])
+    func cutStillKeepsItsRows(_ path: String) throws {
+        let bytes = try WebPSourceCheck.fixture(path)
+        let full = try ImageSource(bytes: bytes).image(at: 0)
+        var sawRows = false
+        for fraction in [0.05, 0.3, 0.6, 0.9, 0.99] {
+            let cut = Array(bytes.prefix(Int(Double(bytes.count) * fraction)))
+            let source = ImageSource(bytes: cut)
+            #expect(source.status == .unexpectedEOF, "\(path) cut at \(cut.count): \(source.status)")
+            guard source.count > 0, let image = try? source.image(at: 0) else { continue }
+            #expect(image.finalRowCount < image.height)
+            let rowBytes = image.width * 4
+            let final = image.finalRowCount * rowBytes
+            #expect(Array(image.pixels.prefix(final)) == Array(full.pixels.prefix(final)), "\(path) cut at \(cut.count)")
+            sawRows = sawRows || image.finalRowCount > 0
+        }
+        #expect(sawRows, "\(path): no cut kept any row")
+    }
+
+    @Test(arguments: ["fixtures/webp/anim-mux-blend-32x24.webp", "fixtures/webp/anim-img2webp-ramp-loop3-32x24.webp"])
+    func cutAnimationKeepsWholeFrames(_ path: String) throws {
+        let bytes = try WebPSourceCheck.fixture(path)
+        let whole = Decoding.whole(bytes)
+        for length in stride(from: 20, to: bytes.count, by: max(1, bytes.count / 23)) {
+            let source = ImageSource(bytes: bytes.prefix(length))
+            #expect(source.status == .unexpectedEOF, "cut at \(length)")
+            for k in 0..<source.count where source.status(at: k) == .complete {
+                let image = try source.image(at: k)
+                #expect("\(image.width)x\(image.height) \(CanonicalHash.hex(image))" == whole.frames[k], "cut at \(length), frame \(k)")
+            }
+        }
+    }
+}
+
+struct WebPHostileInputTests {
+    /// The crashers never trap or hang: whole, every frame, a thumbnail, fed in pieces.
+    @Test(.enabled(if: Corpus.root != nil, "corpus absent: set IMAGECODECS_CORPUS or place shared/corpus beside the project"))
+    func crashersNeverTrap() throws {
+        #expect(try Robustness.exerciseCrashers("webp") > 100)
+    }
+
+    /// Where dwebp decodes a VP8L crasher, ImageSource gives the same pixels; where it refuses
+    /// one, ImageSource does not finish it.
+    @Test(.enabled(if: Corpus.root != nil, "corpus absent: set IMAGECODECS_CORPUS or place shared/corpus beside the project"))
+    func crasherVerdictsMatchDwebp() throws {
+        let rows = Manifest.rows("crashers-webp.tsv").filter { $0.count >= 4 && $0[2] == "VP8L" }
+        var options = DecodingOptions()
+        options.limits.maxPixels = 1 << 24
+        for row in rows {
+            let result = Decoding.whole(try Corpus.bytes(Corpus.root!.appendingPathComponent(row[0])), options: options)
+            if row[1] == "ok" {
+                #expect(result.status == .complete && result.frames == [row[3]], "\(row[0]): \(result)")
+            } else {
+                #expect(result.status != .complete || result.frames.isEmpty, "\(row[0]) decoded where dwebp refuses: \(result)")
+            }
+        }
+        #expect(rows.count >= 40)
+    }
+
+    /// A lossy still is recognised (size known) and refused as unsupported, not crashed on.
+    @Test(.enabled(if: Corpus.root != nil, "corpus absent"))
+    func lossyIsUnsupported() throws {
+        let row = try #require(Manifest.rows("webp.tsv").first { $0.count >= 5 && $0[4] == "VP8" && $0[3] != "error" })
+        let source = ImageSource(bytes: try Corpus.bytes(Corpus.root!.appendingPathComponent(row[0])))
+        #expect(source.format == .webp && source.count == 1)
+        #expect("\(source.properties?.width ?? 0)x\(source.properties?.height ?? 0)" == row[2])
+        #expect(throws: DecodingError.unsupported("WebP lossy (VP8) is not decoded yet")) { try source.image(at: 0) }
+    }
+
+    /// Container rules on hand-made files: odd chunk sizes are padded, a chunk past the RIFF
+    /// end is invalid, unknown chunks are skipped, a frame outside the canvas is invalid.
+    @Test func containerRules() throws {
+        let still = try WebPSourceCheck.fixture("fixtures/webp/plasma-z6-3x5.webp")
+        let vp8l = Array(still[12...])                      // "VP8L" chunk, padded
+        // An unknown odd-sized chunk before the image in an extended file: skipped.
+        let vp8x: [UInt8] = Array("VP8X".utf8) + [10, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 4, 0, 0]
+        let unknown: [UInt8] = Array("ABCD".utf8) + [3, 0, 0, 0, 1, 2, 3, 0]
+        let extended = riff(vp8x + unknown + vp8l)
+        #expect(Decoding.whole(extended).frames == Decoding.whole(still).frames)
+        #expect(Decoding.whole(extended).status == .complete)
+        // A chunk whose size passes the RIFF end.
+        var overflow = riff(vp8x + unknown + vp8l)
+        overflow[12 + 18 + 4] = 0xFF
+        #expect(Decoding.whole(overflow).status == .invalidData)
+        // Wrong canvas size for a still.
+        var canvas = extended
+        canvas[12 + 8 + 4] = 9
+        #expect(Decoding.whole(canvas).status == .invalidData)
+    }
+
+    private func riff(_ chunks: [UInt8]) -> [UInt8] {
+        let size = UInt32(4 + chunks.count)
+        return Array("RIFF".utf8) + [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)]
+            + Array("WEBP".utf8) + chunks
+    }
+}
