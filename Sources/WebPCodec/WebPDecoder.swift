@@ -11,7 +11,8 @@ import CodecCore
 public final class WebPDecoder: ImageDecoding {
     let options: DecodingOptions
     var container: WebPContainerParser
-    public private(set) var error: DecodingError?
+    var errors = StickyError()
+    public var error: DecodingError? { errors.error }
     /// The still image's decoding.
     var still: WebPLosslessJob?
     /// The still's chunk arrived whole and its end was decoded on trial (``WebPLosslessJob/finishEarly``).
@@ -48,7 +49,7 @@ public final class WebPDecoder: ImageDecoding {
     /// Reads the chunk headers that have arrived (errors are sticky); with
     /// ``DecodingOptions/decodesImmediately`` decodes the pixels too.
     public func advance(_ input: InputBuffer) throws(DecodingError) {
-        try sticky { () throws(DecodingError) in try container.parse(input) }
+        try errors.run { () throws(DecodingError) in try container.parse(input) }
         readMetadata(input)
         guard options.decodesImmediately, frameCount > 0 else { return }
         if container.isAnimated {
@@ -56,17 +57,6 @@ public final class WebPDecoder: ImageDecoding {
             _ = try? composite(AnimationCanvas.immediateTarget(canvas, frameCount: frameCount), input, makeImage: false)
         } else {
             _ = try stillImage(input)
-        }
-    }
-
-    /// Runs `body`, remembering the first error so that every later call repeats it.
-    func sticky<R>(_ body: () throws(DecodingError) -> R) throws(DecodingError) -> R {
-        if let error { throw error }
-        do {
-            return try body()
-        } catch {
-            self.error = error
-            throw error
         }
     }
 
@@ -155,7 +145,7 @@ public final class WebPDecoder: ImageDecoding {
     /// the file's end is a truncation (the source reports `unexpectedEOF`, the rows decoded stay);
     /// any other error, or running out in a file whose chunks are all there, is sticky.
     func stillImage(_ input: InputBuffer) throws(DecodingError) -> WebPLosslessJob {
-        try sticky { () throws(DecodingError) -> WebPLosslessJob in
+        try errors.run { () throws(DecodingError) -> WebPLosslessJob in
             let frame = container.frames[0].bitstream
             guard frame.kind == .lossless else { throw .unsupported("WebP lossy (VP8) is not decoded yet") }
             var job = still ?? WebPLosslessJob(start: frame.payload.lowerBound, end: nil)
@@ -177,7 +167,7 @@ public final class WebPDecoder: ImageDecoding {
     /// The animation canvas must fit the limits; this concerns every frame, so it is sticky.
     func checkCanvas() throws(DecodingError) {
         guard let x = container.extended else { return }
-        try sticky { () throws(DecodingError) in
+        try errors.run { () throws(DecodingError) in
             _ = try options.limits.checkedRasterBytes(width: x.canvasWidth, height: x.canvasHeight, bytesPerPixel: 4)
         }
     }
