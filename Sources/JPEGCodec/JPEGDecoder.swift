@@ -7,7 +7,8 @@ import CodecCore
 public final class JPEGDecoder: ImageDecoding {
     let options: DecodingOptions
     private(set) var container: JPEGContainer
-    public private(set) var error: DecodingError?
+    private var errors = StickyError()
+    public var error: DecodingError? { errors.error }
     private var pixelDecoder: JPEGPixelDecoder?
     private var cachedProperties: (revision: Int, value: ImageProperties)?
 
@@ -19,19 +20,8 @@ public final class JPEGDecoder: ImageDecoding {
         container = JPEGContainer(options: options)
     }
 
-    /// Runs `body`, remembering the first error so that every later call repeats it.
-    private func sticky<R>(_ body: () throws(DecodingError) -> R) throws(DecodingError) -> R {
-        if let error { throw error }
-        do {
-            return try body()
-        } catch {
-            self.error = error
-            throw error
-        }
-    }
-
     public func advance(_ input: InputBuffer) throws(DecodingError) {
-        try sticky { () throws(DecodingError) in try container.parse(input) }
+        try errors.run { () throws(DecodingError) in try container.parse(input) }
         if options.decodesImmediately, frameCount > 0 { _ = try decodePixels(input) }
     }
 
@@ -78,7 +68,7 @@ public final class JPEGDecoder: ImageDecoding {
 
     /// Decodes the pixels as far as the input allows; nil before the first scan.
     private func decodePixels(_ input: InputBuffer) throws(DecodingError) -> JPEGPixelDecoder? {
-        try sticky { () throws(DecodingError) -> JPEGPixelDecoder? in
+        try errors.run { () throws(DecodingError) -> JPEGPixelDecoder? in
             guard let frame = container.frame, let first = container.scans.first else { return nil }
             if pixelDecoder == nil {
                 // The container has checked the image and coefficient sizes against the limits.
