@@ -70,7 +70,12 @@ enum WebPHeaderReader {
                                  height: Int(bits >> 14 & 0x3FFF) + 1, hasAlpha: bits >> 28 & 1 == 1)
         case .lossy:
             guard let bytes = bytes(10, at: payload.lowerBound, input) else { return nil }
-            guard bytes[0] & 1 == 0 else { throw .unsupported("WebP lossy (VP8) interframes are not decoded") }
+            // RFC 6386 9.1 frame tag, checked as libwebp's VP8GetInfo: a key frame, profile 0-3,
+            // shown, and a first partition shorter than the chunk.
+            let tag = Int(bytes[0]) | Int(bytes[1]) << 8 | Int(bytes[2]) << 16
+            guard tag & 1 == 0, (tag >> 1) & 7 <= 3, (tag >> 4) & 1 == 1, tag >> 5 < payload.count else {
+                throw .invalidData("VP8 frame tag is not a shown key frame")
+            }
             guard bytes[3] == 0x9D, bytes[4] == 0x01, bytes[5] == 0x2A else {
                 throw .invalidData("VP8 start code is not 9d 01 2a")
             }
