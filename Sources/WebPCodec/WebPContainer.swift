@@ -2,8 +2,9 @@ import CodecCore
 
 /// A minimal reader of the RIFF container of WebP (RFC 9649 section 2): `RIFF`, the file size,
 /// `WEBP`, then chunks of a FourCC, a little-endian 32-bit size and the payload padded to an
-/// even length. Enough to find the bitstream chunk of a still image; VP8X features (ALPH,
-/// ANIM, metadata) are not interpreted.
+/// even length. Enough to find the bitstream chunk of a still image in a whole file (the VP8L
+/// tests and differential checks use it); VP8X features (ALPH, ANIM, metadata) are not
+/// interpreted. ``WebPDecoder`` reads the container incrementally with `WebPContainerParser`.
 public enum WebPContainer {
     /// A chunk's FourCC and where its payload lies in the file.
     public struct Chunk: Sendable, Equatable {
