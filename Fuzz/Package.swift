@@ -28,5 +28,9 @@ let package = Package(
             name: "FuzzJPEG",
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
         ),
+        .executableTarget(
+            name: "FuzzWebP",
+            dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
+        ),
     ]
 )

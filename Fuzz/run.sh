@@ -4,7 +4,8 @@
 #   Fuzz/run.sh png 1800
 #   Fuzz/run.sh gif 1800
 #   Fuzz/run.sh jpeg 1800
-# FORMAT: png (FuzzPNG), gif (FuzzGIF) or jpeg (FuzzJPEG). SECONDS: total fuzzing time (default 1800).
+#   Fuzz/run.sh webp 1800
+# FORMAT: png (FuzzPNG), gif (FuzzGIF), jpeg (FuzzJPEG) or webp (FuzzWebP). SECONDS: total fuzzing time (default 1800).
 # Works from any directory. Corpus: Fuzz/corpus-<format>/ (gitignored); crash-*, timeout-*
 # and leak-* files land in Fuzz/ (also gitignored): move reproducers to Fuzz/findings/.
 set -euo pipefail
@@ -38,8 +39,13 @@ case "$format" in
     # *.jpg and *.jpeg; the reference renders beside them (*.png, *.ppm, *.jpg.png) are skipped.
     seed_name='*.[jJ][pP]*[gG]'
     ;;
+  webp)
+    product=FuzzWebP
+    seed_dirs=("$corpus_root/webp" "$corpus_root/crashers/webp" "$root/Conformance/fixtures/webp")
+    seed_name='*.[wW][eE][bB][pP]'
+    ;;
   *)
-    echo "usage: $0 png|gif|jpeg [SECONDS] [libFuzzer flags...]" >&2
+    echo "usage: $0 png|gif|jpeg|webp [SECONDS] [libFuzzer flags...]" >&2
     exit 2
     ;;
 esac
