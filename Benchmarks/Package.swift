@@ -69,5 +69,18 @@ let package = Package(
                 "CLibJPEGShim",
             ]
         ),
+        .systemLibrary(
+            name: "CLibWebP",
+            pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
+        ),
+        .executableTarget(
+            name: "WebPBench",
+            dependencies: [
+                .product(name: "ImageCodecs", package: "ImageCodecs"),
+                "BenchSupport",
+                "CLibWebP",
+            ]
+        ),
     ]
 )

@@ -5,6 +5,8 @@
 # APNG of the Kodak photos, from corpus photos into Benchmarks/.inputs/ (gitignored: never commit
 # images). The 8.6 MP and 19-frame files are the ones issue 6 measures memory and feeding on. PNGBench runs this itself when .inputs/.complete is missing, GIFBench when
 # .inputs/.complete-gif is missing (a folder made before the GIFs existed has only the first).
+# WebPBench makes nothing here yet (lossless corpus files only) but runs this once when
+# .inputs/.complete-webp is missing.
 # JPEGs for JPEGBench (which runs this when .inputs/.complete-jpeg is missing): cjpeg -quality 90
 # of the 24 MP and 8.6 MP PNGs, baseline 4:2:0, baseline 4:4:4 and progressive 4:2:0.
 # Needs ImageMagick's `convert`, `dwebp` (Debian's webp) for the large files, `gifsicle` for
@@ -136,4 +138,4 @@ make photo-painting.gif gifstill "$painting"
 make interlaced-painting.gif gifinterlaced
 make anim10-pan-painting.gif gifpan
 make anim10-sprite-painting.gif gifsprite
-touch "$out/.complete" "$out/.complete-gif" "$out/.complete-8mp" "$out/.complete-jpeg"
+touch "$out/.complete" "$out/.complete-gif" "$out/.complete-8mp" "$out/.complete-jpeg" "$out/.complete-webp"
