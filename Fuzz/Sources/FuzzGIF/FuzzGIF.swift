@@ -23,17 +23,12 @@
 import FuzzSupport
 import ImageCodecs
 
-/// FuzzPNG's limits. Every GIF frame is the whole logical screen, and a 2 KB file can hold 100
-/// one-pixel images on a 16-megapixel screen: hashing 200 such canvases took 192 s. So images
-/// above 64 kilopixels get the word hash instead of SHA-256, and each decode hashes at most
-/// 16 megapixels in all (frames past that are compared by size and final rows only).
-private let target = FuzzTarget(
-    environmentPrefix: "FUZZ_GIF",
-    limits: Limits(maxPixels: 1 << 24, maxFrames: 100, maxBytesHeld: 256 << 20, maxMetadataBytes: 1 << 20),
-    registry: CoderRegistry(coders: [GIFCoder()]),
-    comparison: .sameStatus,
-    sha256MaxPixels: 1 << 16,
-    hashBudgetPixels: 1 << 24)
+/// FuzzPNG's limits (`FuzzTarget.animation`). Every GIF frame is the whole logical screen, and a
+/// 2 KB file can hold 100 one-pixel images on a 16-megapixel screen: hashing 200 such canvases
+/// took 192 s. So images above 64 kilopixels get the word hash instead of SHA-256, and each
+/// decode hashes at most 16 megapixels in all (frames past that are compared by size and final
+/// rows only).
+private let target = FuzzTarget.animation(environmentPrefix: "FUZZ_GIF", registry: CoderRegistry(coders: [GIFCoder()]))
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

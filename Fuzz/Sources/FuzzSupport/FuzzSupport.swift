@@ -75,6 +75,16 @@ public struct FuzzTarget: Sendable {
         strictStatus = flag("STRICT_STATUS") ?? true
     }
 
+    /// The settings of a format whose every frame may be an animation frame on a large canvas
+    /// (FuzzGIF, FuzzWebP): 16 megapixels per canvas, 100 frames, `.sameStatus`; a 2 KB file can
+    /// hold 100 tiny frames on a 16-megapixel canvas, so images above 64 kilopixels get the word
+    /// hash instead of SHA-256 and each decode hashes at most 16 megapixels in all.
+    public static func animation(environmentPrefix: String, registry: CoderRegistry) -> FuzzTarget {
+        FuzzTarget(environmentPrefix: environmentPrefix,
+                   limits: Limits(maxPixels: 1 << 24, maxFrames: 100, maxBytesHeld: 256 << 20, maxMetadataBytes: 1 << 20),
+                   registry: registry, comparison: .sameStatus, sha256MaxPixels: 1 << 16, hashBudgetPixels: 1 << 24)
+    }
+
     /// Small limits, so that the fuzzer spends its time on logic, not on allocating. Checksums
     /// are ignored, so that mutated files get past CRC-32 and Adler-32 into the deeper code
     /// (formats without checksums ignore the option).

@@ -24,15 +24,9 @@
 import FuzzSupport
 import ImageCodecs
 
-/// FuzzGIF's limits: 16 megapixels per canvas, 100 frames, SHA-256 up to 64 kilopixels and a
-/// word hash above, at most 16 megapixels hashed per decode.
-private let target = FuzzTarget(
-    environmentPrefix: "FUZZ_WEBP",
-    limits: Limits(maxPixels: 1 << 24, maxFrames: 100, maxBytesHeld: 256 << 20, maxMetadataBytes: 1 << 20),
-    registry: CoderRegistry(coders: [WebPCoder()]),
-    comparison: .sameStatus,
-    sha256MaxPixels: 1 << 16,
-    hashBudgetPixels: 1 << 24)
+/// FuzzGIF's settings (`FuzzTarget.animation`): 16 megapixels per canvas, 100 frames, SHA-256
+/// up to 64 kilopixels and a word hash above, at most 16 megapixels hashed per decode.
+private let target = FuzzTarget.animation(environmentPrefix: "FUZZ_WEBP", registry: CoderRegistry(coders: [WebPCoder()]))
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
