@@ -56,3 +56,16 @@ public struct Comparison {
         mismatch = "\(differences.count) pixels differ, first at (\(x), \(y)): \(a) vs \(b)" + detail(differences)
     }
 }
+
+/// Our output against one reference decoder's, byte for byte, as notes for the report: a
+/// `MISMATCH` line with the count of differing pixels, "no reference" when the reference
+/// failed, nothing when they agree (or when ours failed: `measure` notes that already).
+public func compareWithReference<Decoder: BenchDecoder>(_ outputs: [Decoder: [UInt8]], ours: Decoder, reference: Decoder,
+                                                        width: Int, height: Int) -> [String] {
+    guard let expected = outputs[reference] else { return ["no reference: \(reference.name) failed"] }
+    guard let candidate = outputs[ours] else { return [] }
+    let comparison = Comparison(candidate, reference: expected, width: width) { differences in
+        "; \(differences.count) of \(width * height) pixels"
+    }
+    return comparison.mismatch.map { ["MISMATCH \(ours.name) vs \(reference.name): \($0)"] } ?? []
+}

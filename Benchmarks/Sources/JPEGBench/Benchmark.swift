@@ -47,12 +47,7 @@ struct Benchmark {
 
     /// Ours against libjpeg-turbo, byte for byte (both opaque RGBA8, so nothing to canonicalise).
     func compare(_ outputs: [Decoder: [UInt8]], info: JPEGInfo) -> [String] {
-        guard let reference = outputs[.libjpegTurbo] else { return ["no reference: libjpeg-turbo failed"] }
-        guard let ours = outputs[.ours] else { return [] }
-        let comparison = Comparison(ours, reference: reference, width: info.width) { differences in
-            "; \(differences.count) of \(info.width * info.height) pixels"
-        }
-        return comparison.mismatch.map { ["MISMATCH ours vs libjpeg-turbo: \($0)"] } ?? []
+        compareWithReference(outputs, ours: .ours, reference: .libjpegTurbo, width: info.width, height: info.height)
     }
 }
 

@@ -30,12 +30,7 @@ struct Benchmark {
 
     /// Ours against libwebp, byte for byte (both straight RGBA8, the colour under alpha 0 included).
     func compare(_ outputs: [Decoder: [UInt8]], info: WebPInfo) -> [String] {
-        guard let reference = outputs[.libwebp] else { return ["no reference: libwebp failed"] }
-        guard let ours = outputs[.ours] else { return [] }
-        let comparison = Comparison(ours, reference: reference, width: info.width) { differences in
-            "; \(differences.count) of \(info.width * info.height) pixels"
-        }
-        return comparison.mismatch.map { ["MISMATCH ours vs libwebp: \($0)"] } ?? []
+        compareWithReference(outputs, ours: .ours, reference: .libwebp, width: info.width, height: info.height)
     }
 }
 
