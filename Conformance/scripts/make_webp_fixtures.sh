@@ -314,7 +314,7 @@ def check(name, spec):
 
 failed = False
 seen = {}
-for name in sorted(MADE):
+for name in sorted(MADE) + sorted(ANIMS):
     seen.setdefault((OUT / name).read_bytes(), []).append(name)
 for names in seen.values():
     if len(names) > 1:

@@ -291,7 +291,6 @@ def anim_manifests(files, base, frames_out, info_out, title, notes=None):
         "  (ANIM loop count, 0 = forever), info['duration'] after seek(i) in ms (ANMF duration as stored).",
         "  note: WebPAnimDecoder's 'W H FRAMES LOOP BGCOLOR' for the same file.",
     ], ["path", "frameCount", "loopCount", "durations", "note"], info_rows)
-    print("wrote %s (%d rows), %s (%d rows)" % (frames_out.relative_to(CONF), len(rows), info_out.relative_to(CONF), len(info_rows)))
 
 
 def do_corpus():
