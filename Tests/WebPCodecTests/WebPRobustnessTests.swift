@@ -99,6 +99,29 @@ struct WebPHostileInputTests {
         #expect(Decoding.whole(canvas).status == .invalidData)
     }
 
+    /// EXIF (orientation), XMP and ICCP chunks of an extended file become properties, as PNG and
+    /// JPEG expose them; a leading "Exif\0\0" is dropped from the EXIF payload.
+    @Test func metadataChunks() throws {
+        let still = try WebPSourceCheck.fixture("fixtures/webp/plasma-z6-3x5.webp")
+        let vp8x: [UInt8] = Array("VP8X".utf8) + [10, 0, 0, 0, 0x2C, 0, 0, 0, 2, 0, 0, 4, 0, 0]
+        // TIFF, little-endian, IFD0 with one entry: Orientation (274), SHORT, 1, value 6.
+        let tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0]
+        let exifPayload = Array("Exif\0\0".utf8) + tiff
+        let exif = Array("EXIF".utf8) + [UInt8(exifPayload.count), 0, 0, 0] + exifPayload
+        let xmpText = Array("<x:xmpmeta/>".utf8)
+        let xmp = Array("XMP ".utf8) + [UInt8(xmpText.count), 0, 0, 0] + xmpText
+        let icc = Array("ICCP".utf8) + [3, 0, 0, 0, 7, 8, 9, 0]
+        let file = riff(vp8x + icc + Array(still[12...]) + exif + xmp)
+        let source = ImageSource(bytes: file)
+        #expect(source.status == .complete)
+        let p = try #require(source.properties)
+        #expect(p.orientation == 6)
+        #expect(p.exif == tiff)
+        #expect(p.iccProfile == [7, 8, 9])
+        #expect(p.text == [TextEntry(keyword: "XML:com.adobe.xmp", text: "<x:xmpmeta/>")])
+        #expect(Decoding.whole(file).frames == Decoding.whole(still).frames)
+    }
+
     private func riff(_ chunks: [UInt8]) -> [UInt8] {
         let size = UInt32(4 + chunks.count)
         return Array("RIFF".utf8) + [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)]
