@@ -39,6 +39,7 @@ fi
 
 python3 - "$conf/fixtures/webp" "$here" <<'PY'
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -213,6 +214,7 @@ with_icc("plasma-blur-z6-64x48.webp", "icc")
 #    dispose, blend, loop count and background colour, on cwebp -lossless -exact frames with
 #    partial alpha (libwebp's own blend rounding shows only there).
 ANIMS = {}   # name -> recipe
+SIZES = {}   # frame PNG path -> (w, h)
 
 
 def frames_png(key, w, h, n, alpha):
@@ -227,6 +229,7 @@ def frames_png(key, w, h, n, alpha):
             src = plasma(w, h, 20 + i)
         path = TMP / ("%s-%d.png" % (key, i))
         shutil.copy(src["path"], path)
+        SIZES[path] = (w, h)
         out.append((path, src["cmd"]))
     return out
 
@@ -283,6 +286,25 @@ webpmux("anim-mux-dispose-keyframe-32x24.webp", [small[0], small[1], binary[0], 
         ["+40+0+0+1+b", "+40+16+12+1+b", "+40+8+6+0+b", "+40+4+4+1+b"], "-bgcolor", "128,0,0,255")
 webpmux("anim-mux-opaque-offsets-32x24.webp", [opaque[0]] + [(binary[2][0], binary[2][1])],
         ["+30+0+0+0+b", "+30+14+10+0+b"], "-loop", "7")
+# Seeded random compositions (webpmux): frames of 8x6, 16x12 and 32x24 with partial or binary
+# alpha at random even offsets, each with a random dispose, blend and duration (0, 5, 10, 11, 40
+# or 100 ms), on a 32x24 canvas whose first frame is full. They reach the WebPAnimDecoder rules
+# the hand-made files may miss: key frames after dispose-to-background chains, blending next to a
+# disposed rectangle, blending over transparent canvas.
+tiny = frames_png("tiny", 8, 6, 3, "ramp")
+pool = tiny + small + binary + ramp
+rng = random.Random(9649)
+for k in range(6):
+    chosen = [ramp[rng.randrange(len(ramp))]] + [pool[rng.randrange(len(pool))] for _ in range(4)]
+    specs = []
+    for path, _ in chosen:
+        w, h = SIZES[path]
+        x = 2 * rng.randrange((32 - w) // 2 + 1)
+        y = 2 * rng.randrange((24 - h) // 2 + 1)
+        specs.append("+%d+%d+%d+%d%sb" % (rng.choice((0, 5, 10, 11, 40, 100)), x, y, rng.randrange(2),
+                                          rng.choice("+-")))
+    specs[0] = "+%d+0+0+%d%sb" % (rng.choice((40, 100)), rng.randrange(2), rng.choice("+-"))
+    webpmux("anim-mux-random%d-32x24.webp" % k, chosen, specs, "-loop", str(rng.randrange(4)))
 for name in ANIMS:
     names = [c for c, _ in riff_chunks((OUT / name).read_bytes()) or []]
     inner = re.findall(rb"ANMF.{20}(VP8[ L])", (OUT / name).read_bytes(), re.S)
