@@ -27,9 +27,13 @@ struct WebPContainerParser {
     /// Bumped whenever something visible changed.
     private(set) var revision = 0
 
-    /// The ANMF chunk being read: its payload's end, and its header's fields.
+    /// The ANMF chunk being read: its payload's end, and its header's fields (nil once its image
+    /// has been read). As libwebp's demuxer (StoreFrame), a frame's chunks are read from the ANMF
+    /// header on until one that is not its ALPH or image; the chunks after it, even inside the
+    /// ANMF's size, are read as top-level chunks.
     private var frameEnd: Int?
     private var frameHeader: (x: Int, y: Int, duration: Int, dispose: Bool, blend: Bool)?
+    private var frameHasImage = false
     /// An ALPH chunk seen in the current frame (or before a still's VP8 chunk).
     private var sawAlpha = false
     /// An image chunk whose bitstream header has not arrived yet.
@@ -56,9 +60,8 @@ struct WebPContainerParser {
                 guard try readBitstreamHeader(pendingImage, input) else { return }
                 continue
             }
-            if let end = frameEnd, end - position < 8 {
+            if frameEnd != nil && riffEnd - position < 8 {
                 try finishFrame()
-                position = end
                 continue
             }
             guard riffEnd - position >= 8 else {
@@ -66,6 +69,9 @@ struct WebPContainerParser {
                     throw .invalidData("WebP file has no image chunk")
                 }
                 if isAnimated && frames.isEmpty { throw .invalidData("WebP animation has no frame") }
+                // The demuxer wants more data for 1-7 stray bytes before the RIFF end, and so
+                // refuses the file; dwebp ignores them in a still.
+                if isAnimated && position < riffEnd { throw .invalidData("WebP animation ends inside a chunk header") }
                 chunksEnded = true
                 revision += 1
                 return
@@ -94,8 +100,10 @@ struct WebPContainerParser {
     /// that have not arrived (the chunk is read again, whole, later).
     private mutating func readChunk(_ fourCC: UInt32, size: Int, _ input: InputBuffer) throws(DecodingError) -> Bool {
         let start = position + 8
-        let limit = frameEnd ?? riffEnd
-        guard size <= Self.maxChunkPayload, size <= limit - start else {
+        // libwebp's SizeIsInvalid: the padded payload must end by the RIFF end.
+        let padded = size + (size & 1)
+        // dwebp checks a still's chunk without its pad byte; the demuxer (animations), with it.
+        guard size <= Self.maxChunkPayload, (isAnimated ? padded : size) <= riffEnd - start else {
             // dwebp stops reading at a still's image: a bad chunk after it is never seen.
             if frameEnd == nil && !isAnimated && sawStill && pendingImage == nil {
                 chunksEnded = true
@@ -107,16 +115,17 @@ struct WebPContainerParser {
         let payload = start..<(start + size)
         let next = start + size + (size & 1)
         if frameEnd != nil {
-            try readFrameChunk(fourCC, payload, input)
-            position = next
+            if try readFrameChunk(fourCC, payload, input) { position = next }
             return true
         }
         let first = position == 12
         switch fourCC {
         case Self.tag("VP8X") where first:
             guard try readExtendedHeader(payload, input) else { return false }
+        case Self.tag("ALPH") where isAnimated:
+            throw .invalidData("WebP animation has an image chunk outside ANMF")
         case Self.tag("VP8L"), Self.tag("VP8 "):
-            guard !isAnimated else { break }          // the demuxer ignores an image outside ANMF
+            guard !isAnimated else { throw .invalidData("WebP animation has an image chunk outside ANMF") }
             guard !sawStill else { break }
             sawStill = true
             pendingImage = (fourCC == Self.tag("VP8L") ? .lossless : .lossy, payload)
@@ -135,9 +144,14 @@ struct WebPContainerParser {
             guard size >= 16 else { throw .invalidData("ANMF chunk is shorter than 16 bytes") }
             guard let head = input.withBytes(start..<(start + 16), { $0.count == 16 ? Array($0) : nil }) else { return false }
             guard frames.count < limits.maxFrames else { throw .limitExceeded("frame count exceeds Limits.maxFrames") }
+            // libwebp's MAX_IMAGE_AREA on the ANMF's own size (the frame's size is its bitstream's).
+            guard (Self.le24(head, 6) + 1) * (Self.le24(head, 9) + 1) < 1 << 32 else {
+                throw .invalidData("ANMF frame is too large")
+            }
             frameHeader = (2 * Self.le24(head, 0), 2 * Self.le24(head, 3), Self.le24(head, 12),
                            head[15] & 1 != 0, head[15] & 2 == 0)
-            frameEnd = payload.upperBound
+            frameEnd = start + padded
+            frameHasImage = false
             sawAlpha = false
             position = start + 16
             return true
@@ -178,21 +192,25 @@ struct WebPContainerParser {
         return true
     }
 
-    /// A chunk inside an ANMF payload (RFC 9649 section 2.7.1.1 "Frame Data"): an optional ALPH,
-    /// then VP8 or VP8L; anything else ends the frame's image as libwebp's StoreFrame does.
-    private mutating func readFrameChunk(_ fourCC: UInt32, _ payload: Range<Int>, _ input: InputBuffer) throws(DecodingError) {
-        guard frameHeader != nil else { return }       // image already read: the rest is skipped
+    /// A chunk of an ANMF frame (RFC 9649 section 2.7.1.1 "Frame Data"): an optional ALPH, then
+    /// VP8 or VP8L. Anything else (a second ALPH or image included) ends the frame without being
+    /// consumed, as libwebp's StoreFrame does; returns whether the chunk was the frame's.
+    private mutating func readFrameChunk(_ fourCC: UInt32, _ payload: Range<Int>, _ input: InputBuffer) throws(DecodingError) -> Bool {
         switch fourCC {
-        case Self.tag("ALPH"):
+        case Self.tag("ALPH") where !sawAlpha:
             sawAlpha = true
-        case Self.tag("VP8L"):
+        case Self.tag("VP8L") where !frameHasImage:
             if sawAlpha { throw .invalidData("ALPH chunk before a VP8L chunk") }
             pendingImage = (.lossless, payload)
-        case Self.tag("VP8 "):
+            frameHasImage = true
+        case Self.tag("VP8 ") where !frameHasImage:
             pendingImage = (.lossy, payload)
+            frameHasImage = true
         default:
             try finishFrame()
+            return false
         }
+        return true
     }
 
     /// Reads the bitstream header of the image chunk found last, once its bytes are there.
@@ -200,8 +218,12 @@ struct WebPContainerParser {
                                               _ input: InputBuffer) throws(DecodingError) -> Bool {
         let needed = image.kind == .lossless ? 5 : 10
         guard image.payload.count >= needed else { throw .invalidData("WebP image chunk is shorter than its header") }
-        guard let bitstream = try WebPHeaderReader.read(image.kind, payload: image.payload,
+        guard var bitstream = try WebPHeaderReader.read(image.kind, payload: image.payload,
                                                         hasAlphaChunk: sawAlpha, input) else { return false }
+        if frameHeader != nil {
+            // The demuxer hands WebPDecode the chunk with its pad byte (StoreFrame's chunk_size).
+            bitstream.dataEnd = min(riffEnd, image.payload.upperBound + (image.payload.count & 1))
+        }
         pendingImage = nil
         if let header = frameHeader {
             let p = FrameProperties(x: header.x, y: header.y, width: bitstream.width, height: bitstream.height,
@@ -224,10 +246,15 @@ struct WebPContainerParser {
         return true
     }
 
-    /// The end of an ANMF chunk: a frame without an image is invalid (libwebp's demuxer).
+    /// The end of a frame's chunks, as libwebp's demuxer sees it: chunks read past the ANMF's
+    /// size are invalid; a frame with an ALPH chunk but no image is invalid; a frame with neither
+    /// is dropped. Parsing goes on at top level from here.
     private mutating func finishFrame() throws(DecodingError) {
-        if frameHeader != nil { throw .invalidData("ANMF chunk has no image") }
+        if let end = frameEnd, position > end { throw .invalidData("ANMF frame's chunks pass the ANMF chunk") }
+        if !frameHasImage && sawAlpha { throw .invalidData("ANMF chunk has alpha but no image") }
         frameEnd = nil
+        frameHeader = nil
+        sawAlpha = false
     }
 
     /// libwebp's MAX_CHUNK_PAYLOAD: ~0U - CHUNK_HEADER_SIZE - 1.

@@ -63,11 +63,11 @@ extension WebPDecoder {
             throw .unsupported("WebP lossy (VP8) frames are not decoded yet")
         }
         var job = pending.flatMap { $0.index == j ? $0.job : nil }
-            ?? WebPLosslessJob(start: frame.bitstream.payload.lowerBound, end: frame.bitstream.payload.upperBound)
+            ?? WebPLosslessJob(start: frame.bitstream.payload.lowerBound, end: frame.bitstream.dataEnd)
         pending = nil
         do throws(DecodingError) {
             try job.advance(input, limits: options.limits)
-        } catch where error.kind == .truncated && input.isFinal && frame.bitstream.payload.upperBound > input.count {
+        } catch where error.kind == .truncated && input.isFinal && frame.bitstream.dataEnd > input.count {
             // The file is cut inside this frame: what was decoded is shown, and the source says unexpectedEOF.
         } catch {
             frameErrors[j] = error

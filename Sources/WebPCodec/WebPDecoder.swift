@@ -119,7 +119,7 @@ public final class WebPDecoder: ImageDecoding {
 
     public func isFrameComplete(at index: Int) -> Bool {
         let frames = container.frames
-        return frames.indices.contains(index) && frames[index].bitstream.payload.upperBound <= container.available
+        return frames.indices.contains(index) && frames[index].bitstream.dataEnd <= container.available
     }
 
     public var isComplete: Bool { container.ended }

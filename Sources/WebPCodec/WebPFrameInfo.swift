@@ -13,6 +13,10 @@ public struct WebPBitstream: Sendable, Equatable {
     public var kind: Kind
     /// The chunk's payload, as its size says (possibly past the bytes arrived so far).
     public var payload: Range<Int>
+    /// Where the bitstream's bytes end for an animation frame: the payload and its pad byte, as
+    /// libwebp's demuxer hands a frame to WebPDecode. A still image's reader runs to the end of
+    /// the input instead (this is then the payload's end, which says when the chunk has arrived).
+    public var dataEnd: Int
     /// Size given by the bitstream's own header.
     public var width: Int
     public var height: Int
@@ -66,7 +70,7 @@ enum WebPHeaderReader {
             guard bytes[0] == 0x2F else { throw .invalidData("VP8L signature is not 0x2f") }
             let bits = UInt32(bytes[1]) | UInt32(bytes[2]) << 8 | UInt32(bytes[3]) << 16 | UInt32(bytes[4]) << 24
             guard bits >> 29 == 0 else { throw .invalidData("VP8L version is not 0") }
-            return WebPBitstream(kind: .lossless, payload: payload, width: Int(bits & 0x3FFF) + 1,
+            return WebPBitstream(kind: .lossless, payload: payload, dataEnd: payload.upperBound, width: Int(bits & 0x3FFF) + 1,
                                  height: Int(bits >> 14 & 0x3FFF) + 1, hasAlpha: bits >> 28 & 1 == 1)
         case .lossy:
             guard let bytes = bytes(10, at: payload.lowerBound, input) else { return nil }
@@ -82,7 +86,7 @@ enum WebPHeaderReader {
             let width = Int(bytes[6]) | Int(bytes[7] & 0x3F) << 8
             let height = Int(bytes[8]) | Int(bytes[9] & 0x3F) << 8
             guard width > 0, height > 0 else { throw .invalidData("VP8 frame size is zero") }
-            return WebPBitstream(kind: .lossy, payload: payload, width: width, height: height, hasAlpha: hasAlphaChunk)
+            return WebPBitstream(kind: .lossy, payload: payload, dataEnd: payload.upperBound, width: width, height: height, hasAlpha: hasAlphaChunk)
         }
     }
 
