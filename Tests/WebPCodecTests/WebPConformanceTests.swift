@@ -19,6 +19,16 @@ func losslessHash(_ bytes: [UInt8], limits: Limits = Limits()) -> Result<String,
     }
 }
 
+/// The VP8L decoder's verdict on `bytes` is the manifest's: the same hash, or an error.
+func expectLossless(_ entry: ManifestEntry, _ bytes: [UInt8]) {
+    let result = losslessHash(bytes)
+    if entry.isError {
+        #expect(throws: DecodingError.self, "\(entry.path)") { try result.get() }
+    } else {
+        #expect((try? result.get()) == entry.frames.first, "\(entry.path): \(result)")
+    }
+}
+
 /// Rows of a WebP manifest whose bitstream column says VP8L.
 func losslessEntries(_ manifest: String) -> [ManifestEntry] {
     let lossless = Set(Manifest.rows(manifest).filter { $0.count >= 5 && $0[4] == "VP8L" }.map { $0[0] })
@@ -36,13 +46,7 @@ struct WebPLosslessFixtureTests {
 
     @Test(arguments: entries)
     func matchesDwebp(_ entry: ManifestEntry) throws {
-        let bytes = try Corpus.bytes(Corpus.conformance.appendingPathComponent(entry.path))
-        let result = losslessHash(bytes)
-        if entry.isError {
-            #expect(throws: DecodingError.self, "\(entry.path)") { try result.get() }
-        } else {
-            #expect((try? result.get()) == entry.frames.first, "\(entry.path): \(result)")
-        }
+        expectLossless(entry, try Corpus.bytes(Corpus.conformance.appendingPathComponent(entry.path)))
     }
 }
 
@@ -57,13 +61,7 @@ struct WebPLosslessCorpusTests {
 
     @Test(arguments: entries)
     func matchesDwebp(_ entry: ManifestEntry) throws {
-        let bytes = try Corpus.bytes(Corpus.root!.appendingPathComponent(entry.path))
-        let result = losslessHash(bytes)
-        if entry.isError {
-            #expect(throws: DecodingError.self, "\(entry.path)") { try result.get() }
-        } else {
-            #expect((try? result.get()) == entry.frames.first, "\(entry.path): \(result)")
-        }
+        expectLossless(entry, try Corpus.bytes(Corpus.root!.appendingPathComponent(entry.path)))
     }
 }
 
