@@ -1,0 +1,48 @@
+import CodecCore
+import ImageCodecs
+import TestSupport
+import Testing
+@testable import WebPCodec
+
+/// Decodes a lossy WebP file with the VP8 decoder and returns "WxH sha256" of its canonical
+/// bytes, or the error.
+func lossyHash(_ bytes: [UInt8], limits: Limits = Limits()) -> Result<String, DecodingError> {
+    do throws(DecodingError) {
+        let decoded = try bytes.withUnsafeBufferPointer { (p) throws(DecodingError) in
+            try WebPContainer.decodeLossy(p, limits: limits)
+        }
+        let image = DecodedImage(width: decoded.width, height: decoded.height, pixelFormat: .rgba8,
+                                 isPremultiplied: false, pixels: decoded.pixels, finalRowCount: decoded.height)
+        return .success("\(decoded.width)x\(decoded.height) \(CanonicalHash.hex(image))")
+    } catch {
+        return .failure(error)
+    }
+}
+
+/// Rows of a WebP manifest whose bitstream column says VP8 (lossy without an ALPH chunk).
+func lossyEntries(_ manifest: String) -> [ManifestEntry] {
+    let lossy = Set(Manifest.rows(manifest).filter { $0.count >= 5 && $0[4] == "VP8" }.map { $0[0] })
+    return ((try? Manifest.load(manifest)) ?? []).filter { lossy.contains($0.path) }
+}
+
+/// The shared corpus' lossy stills without alpha (webp.tsv rows whose bitstream is VP8)
+/// against dwebp.
+@Suite(.enabled(if: Corpus.root != nil, "corpus absent: set IMAGECODECS_CORPUS or place shared/corpus beside the project"))
+struct VP8CorpusTests {
+    static let entries = lossyEntries("webp.tsv")
+
+    @Test func manifestIsLoaded() {
+        #expect(Self.entries.count >= 90)
+    }
+
+    @Test(arguments: entries)
+    func matchesDwebp(_ entry: ManifestEntry) throws {
+        let bytes = try Corpus.bytes(Corpus.root!.appendingPathComponent(entry.path))
+        let result = lossyHash(bytes)
+        if entry.isError {
+            #expect(throws: DecodingError.self, "\(entry.path)") { try result.get() }
+        } else {
+            #expect((try? result.get()) == entry.frames.first, "\(entry.path): \(result)")
+        }
+    }
+}
