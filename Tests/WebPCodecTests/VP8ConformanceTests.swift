@@ -25,6 +25,27 @@ func lossyEntries(_ manifest: String) -> [ManifestEntry] {
     return ((try? Manifest.load(manifest)) ?? []).filter { lossy.contains($0.path) }
 }
 
+/// The project's lossy WebP fixtures (Conformance/fixtures/webp-lossy, made with cwebp from
+/// ImageMagick patterns) against `dwebp -pam`; they always run.
+struct VP8FixtureTests {
+    static let entries = lossyEntries("fixtures-webp-lossy.tsv")
+
+    @Test func manifestIsLoaded() {
+        #expect(Self.entries.count >= 45)
+    }
+
+    @Test(arguments: entries)
+    func matchesDwebp(_ entry: ManifestEntry) throws {
+        let bytes = try Corpus.bytes(Corpus.conformance.appendingPathComponent(entry.path))
+        let result = lossyHash(bytes)
+        if entry.isError {
+            #expect(throws: DecodingError.self, "\(entry.path)") { try result.get() }
+        } else {
+            #expect((try? result.get()) == entry.frames.first, "\(entry.path): \(result)")
+        }
+    }
+}
+
 /// The shared corpus' lossy stills without alpha (webp.tsv rows whose bitstream is VP8)
 /// against dwebp.
 @Suite(.enabled(if: Corpus.root != nil, "corpus absent: set IMAGECODECS_CORPUS or place shared/corpus beside the project"))
