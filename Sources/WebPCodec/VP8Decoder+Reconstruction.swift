@@ -1,6 +1,6 @@
 extension VP8Decoder {
     /// Offsets of the 16 luma sub-blocks in the work area, raster order.
-    static let subblockOffsets: [Int] = (0..<16).map { ($0 & 3) * 4 + ($0 >> 2) * 4 * 32 }
+    @inline(__always) static func subblockOffset(_ n: Int) -> Int { (n & 3) &* 4 &+ (n >> 2) &* 128 }
 
     /// Predicts and reconstructs one macroblock in the work area (RFC 6386 12 and 14.5), with
     /// libwebp's edges: the left column comes from the previous macroblock (unfiltered), the row
@@ -40,13 +40,13 @@ extension VP8Decoder {
             }
             for k in 1..<4 { (topRight + 4 * k * bps).update(from: topRight, count: 4) }
             for n in 0..<16 {
-                let dst = y + subblockOffsets[n]
+                let dst = y + subblockOffset(n)
                 VP8Prediction.predictSubblock(b.blocks[n], dst)
                 addResidual(kinds[n], coeffs + n * 16, dst)
             }
         } else {
             VP8Prediction.predictBlock(VP8Prediction.edgeMode(mb.lumaMode, mbX: mbX, mbY: mbY), size: 16, y)
-            for n in 0..<16 { addResidual(kinds[n], coeffs + n * 16, y + subblockOffsets[n]) }
+            for n in 0..<16 { addResidual(kinds[n], coeffs + n * 16, y + subblockOffset(n)) }
         }
         let chroma = VP8Prediction.edgeMode(mb.chromaMode, mbX: mbX, mbY: mbY)
         VP8Prediction.predictBlock(chroma, size: 8, u)

@@ -2,11 +2,22 @@
 /// does it: each coefficient is multiplied by its factor and stored, truncated to 16 bits, at
 /// its zigzag position.
 enum VP8Tokens {
-    /// Zigzag scan order (RFC 6386 13): position → raster index.
-    static let zigzag: [Int] = [0, 1, 4, 8, 5, 2, 3, 6, 9, 12, 13, 10, 7, 11, 14, 15]
-    /// Band of each position (RFC 6386 13.3 `coeff_bands`) times 33 (3 contexts × 11), with a
-    /// 17th entry for the position after the last.
-    static let bandOffsets: [Int] = [0, 1, 2, 3, 6, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 7, 0].map { $0 * 33 }
+    /// Zigzag scan order (RFC 6386 13: 0, 1, 4, 8, 5, 2, 3, 6, 9, 12, 13, 10, 7, 11, 14, 15),
+    /// position → raster index, one nibble per position (the hot loop reads no array).
+    static let zigzagNibbles: UInt64 = 0xFEB7_ADC9_6325_8410
+    /// Band of each position (RFC 6386 13.3 `coeff_bands`: 0, 1, 2, 3, 6, 4, 5, 6, 6, 6, 6, 6,
+    /// 6, 6, 6, 7), one nibble per position; position 16 (past the end) reads as band 0.
+    static let bandNibbles: UInt64 = 0x7666_6666_6546_3210
+
+    @inline(__always) static func zigzag(_ n: Int) -> Int {
+        Int(truncatingIfNeeded: (zigzagNibbles &>> UInt64(truncatingIfNeeded: n &* 4)) & 15)
+    }
+
+    /// The offset of position `n`'s band in a block type's `[8][3][11]` probabilities.
+    @inline(__always) static func bandOffset(_ n: Int) -> Int {
+        Int(truncatingIfNeeded: (bandNibbles &>> UInt64(truncatingIfNeeded: n &* 4)) & 15) &* 33
+    }
+
     /// Extra-bit probabilities of DCT_CAT3...DCT_CAT6 (RFC 6386 13.2 Pcat3...Pcat6), 0-terminated.
     static let cat3: [UInt8] = [173, 148, 140, 0]
     static let cat4: [UInt8] = [176, 155, 140, 135, 0]
@@ -21,15 +32,15 @@ enum VP8Tokens {
     static func readBlock(_ r: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>, probs: UnsafePointer<UInt8>,
                           context: Int, dc: Int32, ac: Int32, first: Int, out: UnsafeMutablePointer<Int16>) -> Int {
         var n = first
-        var p = probs + bandOffsets[n] + context * 11
+        var p = probs + bandOffset(n) + context &* 11
         while n < 16 {
             if !r.readBit(UInt32(p[0]), bytes) { return n }  // EOB
             while !r.readBit(UInt32(p[1]), bytes) {          // DCT_0: no EOB may follow
                 n += 1
                 if n == 16 { return 16 }
-                p = probs + bandOffsets[n]
+                p = probs + bandOffset(n)
             }
-            let next = probs + bandOffsets[n + 1]
+            let next = probs + bandOffset(n &+ 1)
             let v: Int32
             if !r.readBit(UInt32(p[2]), bytes) {
                 v = 1
@@ -39,7 +50,7 @@ enum VP8Tokens {
                 p = next + 22
             }
             let q = n > 0 ? ac : dc
-            out[zigzag[n]] = Int16(truncatingIfNeeded: r.readSigned(v, bytes) &* q)
+            out[zigzag(n)] = Int16(truncatingIfNeeded: r.readSigned(v, bytes) &* q)
             n += 1
         }
         return 16
@@ -78,8 +89,11 @@ extension VP8Decoder {
     /// 4 U and 4 V blocks, each block's first context from its neighbours' non-zero flags),
     /// inverts the Y2 Walsh-Hadamard transform into the Y blocks' DC, and records per block
     /// which inverse DCT it needs. Returns true when every coefficient is zero.
-    static func readResiduals(_ r: inout VP8BoolDecoder, _ b: VP8RowBuffers, mb: VP8MacroblockHeader,
+    static func readResiduals(_ reader: inout VP8BoolDecoder, _ b: VP8RowBuffers, mb: VP8MacroblockHeader,
                               quant: VP8QuantMatrix, mbX: Int, mbWidth: Int) -> Bool {
+        // A local copy, written back once, lets the reader live in registers.
+        var r = reader
+        defer { reader = r }
         let bytes = b.bytes
         let coeffs = b.coefficients
         coeffs.update(repeating: 0, count: 384 + 16)

@@ -114,26 +114,45 @@ enum VP8Prediction {
             let v0 = avg3(p, a0, a1), v1 = avg3(a0, a1, a2), v2 = avg3(a1, a2, a3), v3 = avg3(a2, a3, a4)
             for y in 0..<4 { put(0, y, v0); put(1, y, v1); put(2, y, v2); put(3, y, v3) }
         case 3:  // B_HE_PRED: smoothed left column.
-            let rows = [avg3(p, l0, l1), avg3(l0, l1, l2), avg3(l1, l2, l3), avg3(l2, l3, l3)]
-            for y in 0..<4 { (dst + y * bps).update(repeating: rows[y], count: 4) }
+            dst.update(repeating: avg3(p, l0, l1), count: 4)
+            (dst + bps).update(repeating: avg3(l0, l1, l2), count: 4)
+            (dst + 2 * bps).update(repeating: avg3(l1, l2, l3), count: 4)
+            (dst + 3 * bps).update(repeating: avg3(l2, l3, l3), count: 4)
         case 4:  // B_LD_PRED
-            let e = [a0, a1, a2, a3, a4, a5, a6, a7, a7]
-            for y in 0..<4 { for x in 0..<4 { put(x, y, avg3(e[x + y], e[x + y + 1], e[x + y + 2])) } }
+            // Each anti-diagonal x + y = d holds avg3(A[d], A[d + 1], A[d + 2]), A[8] = A[7].
+            let d0 = avg3(a0, a1, a2), d1 = avg3(a1, a2, a3), d2 = avg3(a2, a3, a4), d3 = avg3(a3, a4, a5)
+            let d4 = avg3(a4, a5, a6), d5 = avg3(a5, a6, a7), d6 = avg3(a6, a7, a7)
+            put(0, 0, d0)
+            put(1, 0, d1); put(0, 1, d1)
+            put(2, 0, d2); put(1, 1, d2); put(0, 2, d2)
+            put(3, 0, d3); put(2, 1, d3); put(1, 2, d3); put(0, 3, d3)
+            put(3, 1, d4); put(2, 2, d4); put(1, 3, d4)
+            put(3, 2, d5); put(2, 3, d5)
+            put(3, 3, d6)
         case 5:  // B_RD_PRED: the edge from bottom-left through the corner to top-right.
-            let e = [l3, l2, l1, l0, p, a0, a1, a2, a3]
-            for y in 0..<4 { for x in 0..<4 { put(x, y, avg3(e[3 - y + x], e[4 - y + x], e[5 - y + x])) } }
+            // Each diagonal x - y = k holds avg3(E[3 + k], E[4 + k], E[5 + k]) over the edge
+            // E = L3 L2 L1 L0 P A0 A1 A2 A3.
+            let m3 = avg3(l3, l2, l1), m2 = avg3(l2, l1, l0), m1 = avg3(l1, l0, p), k0 = avg3(l0, p, a0)
+            let k1 = avg3(p, a0, a1), k2 = avg3(a0, a1, a2), k3 = avg3(a1, a2, a3)
+            put(0, 3, m3)
+            put(0, 2, m2); put(1, 3, m2)
+            put(0, 1, m1); put(1, 2, m1); put(2, 3, m1)
+            put(0, 0, k0); put(1, 1, k0); put(2, 2, k0); put(3, 3, k0)
+            put(1, 0, k1); put(2, 1, k1); put(3, 2, k1)
+            put(2, 0, k2); put(3, 1, k2)
+            put(3, 0, k3)
         case 6:  // B_VR_PRED
-            let e = [l3, l2, l1, l0, p, a0, a1, a2, a3]
-            put(0, 3, avg3(e[1], e[2], e[3]))
-            put(0, 2, avg3(e[2], e[3], e[4]))
-            put(1, 3, avg3(e[3], e[4], e[5])); put(0, 1, avg3(e[3], e[4], e[5]))
-            put(1, 2, avg2(e[4], e[5])); put(0, 0, avg2(e[4], e[5]))
-            put(2, 3, avg3(e[4], e[5], e[6])); put(1, 1, avg3(e[4], e[5], e[6]))
-            put(2, 2, avg2(e[5], e[6])); put(1, 0, avg2(e[5], e[6]))
-            put(3, 3, avg3(e[5], e[6], e[7])); put(2, 1, avg3(e[5], e[6], e[7]))
-            put(3, 2, avg2(e[6], e[7])); put(2, 0, avg2(e[6], e[7]))
-            put(3, 1, avg3(e[6], e[7], e[8]))
-            put(3, 0, avg2(e[7], e[8]))
+            let e0 = l3, e1 = l2, e2 = l1, e3 = l0, e4 = p, e5 = a0, e6 = a1, e7 = a2, e8 = a3
+            put(0, 3, avg3(e1, e2, e3))
+            put(0, 2, avg3(e2, e3, e4))
+            put(1, 3, avg3(e3, e4, e5)); put(0, 1, avg3(e3, e4, e5))
+            put(1, 2, avg2(e4, e5)); put(0, 0, avg2(e4, e5))
+            put(2, 3, avg3(e4, e5, e6)); put(1, 1, avg3(e4, e5, e6))
+            put(2, 2, avg2(e5, e6)); put(1, 0, avg2(e5, e6))
+            put(3, 3, avg3(e5, e6, e7)); put(2, 1, avg3(e5, e6, e7))
+            put(3, 2, avg2(e6, e7)); put(2, 0, avg2(e6, e7))
+            put(3, 1, avg3(e6, e7, e8))
+            put(3, 0, avg2(e7, e8))
         case 7:  // B_VL_PRED
             put(0, 0, avg2(a0, a1))
             put(0, 1, avg3(a0, a1, a2))
@@ -147,17 +166,17 @@ enum VP8Prediction {
             put(3, 2, avg3(a4, a5, a6))
             put(3, 3, avg3(a5, a6, a7))
         case 8:  // B_HD_PRED
-            let e = [l3, l2, l1, l0, p, a0, a1, a2, a3]
-            put(0, 3, avg2(e[0], e[1]))
-            put(1, 3, avg3(e[0], e[1], e[2]))
-            put(0, 2, avg2(e[1], e[2])); put(2, 3, avg2(e[1], e[2]))
-            put(1, 2, avg3(e[1], e[2], e[3])); put(3, 3, avg3(e[1], e[2], e[3]))
-            put(2, 2, avg2(e[2], e[3])); put(0, 1, avg2(e[2], e[3]))
-            put(3, 2, avg3(e[2], e[3], e[4])); put(1, 1, avg3(e[2], e[3], e[4]))
-            put(2, 1, avg2(e[3], e[4])); put(0, 0, avg2(e[3], e[4]))
-            put(3, 1, avg3(e[3], e[4], e[5])); put(1, 0, avg3(e[3], e[4], e[5]))
-            put(2, 0, avg3(e[4], e[5], e[6]))
-            put(3, 0, avg3(e[5], e[6], e[7]))
+            let e0 = l3, e1 = l2, e2 = l1, e3 = l0, e4 = p, e5 = a0, e6 = a1, e7 = a2, e8 = a3
+            put(0, 3, avg2(e0, e1))
+            put(1, 3, avg3(e0, e1, e2))
+            put(0, 2, avg2(e1, e2)); put(2, 3, avg2(e1, e2))
+            put(1, 2, avg3(e1, e2, e3)); put(3, 3, avg3(e1, e2, e3))
+            put(2, 2, avg2(e2, e3)); put(0, 1, avg2(e2, e3))
+            put(3, 2, avg3(e2, e3, e4)); put(1, 1, avg3(e2, e3, e4))
+            put(2, 1, avg2(e3, e4)); put(0, 0, avg2(e3, e4))
+            put(3, 1, avg3(e3, e4, e5)); put(1, 0, avg3(e3, e4, e5))
+            put(2, 0, avg3(e4, e5, e6))
+            put(3, 0, avg3(e5, e6, e7))
         default:  // 9, B_HU_PRED
             put(0, 0, avg2(l0, l1))
             put(1, 0, avg3(l0, l1, l2))
