@@ -1,5 +1,6 @@
-// Tables of RFC 6386 (VP8), extracted from the RFC's text by a script; the numbers are the
-// RFC's, the layout flattened. Do not edit by hand.
+// Tables of RFC 6386 (VP8), extracted from the RFC's text by
+// Conformance/scripts/extract_vp8_tables.py; the numbers are the RFC's, the layout
+// flattened. Do not edit by hand.
 
 /// The constant tables of VP8 key frames.
 enum VP8Tables {
