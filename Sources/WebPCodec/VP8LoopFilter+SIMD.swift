@@ -76,43 +76,65 @@ enum VP8LoopFilterSIMD {
         UnsafeMutableRawPointer(v).storeBytes(of: n.highHalf, as: SIMD8<UInt8>.self)
     }
 
-    /// Lane k's row: rows 0 ..< 8 from `top`, 8 ..< 16 from `bottom` (for luma, `bottom` is 8
-    /// rows below `top`; for chroma, U then V).
+    /// Transposes an 8×8 byte matrix held as 8 little-endian words (row r, byte j) in three
+    /// rounds of block swaps (4×4, 2×2, then single bytes): word j ends up holding column j.
     @inline(__always)
-    static func lane(_ k: Int, _ top: UnsafeMutablePointer<UInt8>, _ bottom: UnsafeMutablePointer<UInt8>,
-                     _ stride: Int) -> UnsafeMutablePointer<UInt8> {
-        (k < 8 ? top : bottom) + (k & 7) &* stride
+    static func transpose(_ w: inout (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)) {
+        @inline(__always) func swap(_ a: inout UInt64, _ b: inout UInt64, _ shift: UInt64, _ mask: UInt64) {
+            let x = ((a &>> shift) ^ b) & mask
+            a ^= x &<< shift
+            b ^= x
+        }
+        let m32: UInt64 = 0x0000_0000_FFFF_FFFF, m16: UInt64 = 0x0000_FFFF_0000_FFFF, m8: UInt64 = 0x00FF_00FF_00FF_00FF
+        swap(&w.0, &w.4, 32, m32); swap(&w.1, &w.5, 32, m32); swap(&w.2, &w.6, 32, m32); swap(&w.3, &w.7, 32, m32)
+        swap(&w.0, &w.2, 16, m16); swap(&w.1, &w.3, 16, m16); swap(&w.4, &w.6, 16, m16); swap(&w.5, &w.7, 16, m16)
+        swap(&w.0, &w.1, 8, m8); swap(&w.2, &w.3, 8, m8); swap(&w.4, &w.5, 8, m8); swap(&w.6, &w.7, 8, m8)
     }
 
-    /// Columns `-4 ..< 4` around a vertical edge in 16 rows (see `lane`): lane k is row k.
+    /// The 8 bytes at columns -4 ..< 4 of 8 rows starting at `p`, transposed.
+    @inline(__always)
+    static func loadBlock(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int)
+        -> (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) {
+        @inline(__always) func row(_ k: Int) -> UInt64 {
+            UnsafeRawPointer(p + k &* stride - 4).loadUnaligned(as: UInt64.self)
+        }
+        var w = (row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
+        transpose(&w)
+        return w
+    }
+
+    @inline(__always)
+    static func storeBlock(_ block: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64),
+                           _ p: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        var w = block
+        transpose(&w)
+        @inline(__always) func row(_ k: Int, _ v: UInt64) {
+            UnsafeMutableRawPointer(p + k &* stride - 4).storeBytes(of: v, as: UInt64.self)
+        }
+        row(0, w.0); row(1, w.1); row(2, w.2); row(3, w.3); row(4, w.4); row(5, w.5); row(6, w.6); row(7, w.7)
+    }
+
+    /// Columns `-4 ..< 4` around a vertical edge in 16 rows: 8 from `top` (lanes 0 ..< 8) and 8
+    /// from `bottom` (lanes 8 ..< 16; for luma 8 rows below `top`, for chroma the V plane).
     @inline(__always)
     static func loadColumns(_ top: UnsafeMutablePointer<UInt8>, _ bottom: UnsafeMutablePointer<UInt8>,
                             _ stride: Int) -> Edge {
-        // Transpose through 128 bytes on the stack: byte j of row k goes to column j, lane k.
-        var buffer = (SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>(),
-                      SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>(), SIMD16<UInt8>())
-        withUnsafeMutableBytes(of: &buffer) { raw in
-            for k in 0..<16 {
-                let w = UnsafeRawPointer(lane(k, top, bottom, stride) - 4).loadUnaligned(as: UInt64.self)
-                for j in 0..<8 { raw[j &* 16 &+ k] = UInt8(truncatingIfNeeded: w &>> UInt64(j &* 8)) }
-            }
+        let a = loadBlock(top, stride), b = loadBlock(bottom, stride)
+        @inline(__always) func column(_ lo: UInt64, _ hi: UInt64) -> Lanes {
+            widen(unsafeBitCast(SIMD2<UInt64>(lo, hi), to: SIMD16<UInt8>.self))
         }
-        return Edge(p3: widen(buffer.0), p2: widen(buffer.1), p1: widen(buffer.2), p0: widen(buffer.3),
-                    q0: widen(buffer.4), q1: widen(buffer.5), q2: widen(buffer.6), q3: widen(buffer.7))
+        return Edge(p3: column(a.0, b.0), p2: column(a.1, b.1), p1: column(a.2, b.2), p0: column(a.3, b.3),
+                    q0: column(a.4, b.4), q1: column(a.5, b.5), q2: column(a.6, b.6), q3: column(a.7, b.7))
     }
 
     @inline(__always)
     static func storeColumns(_ e: Edge, _ top: UnsafeMutablePointer<UInt8>, _ bottom: UnsafeMutablePointer<UInt8>,
                              _ stride: Int) {
-        var buffer = (narrow(e.p3), narrow(e.p2), narrow(e.p1), narrow(e.p0),
-                      narrow(e.q0), narrow(e.q1), narrow(e.q2), narrow(e.q3))
-        withUnsafeBytes(of: &buffer) { raw in
-            for k in 0..<16 {
-                var w: UInt64 = 0
-                for j in 0..<8 { w |= UInt64(raw[j &* 16 &+ k]) &<< UInt64(j &* 8) }
-                UnsafeMutableRawPointer(lane(k, top, bottom, stride) - 4).storeBytes(of: w, as: UInt64.self)
-            }
-        }
+        @inline(__always) func words(_ v: Lanes) -> SIMD2<UInt64> { unsafeBitCast(narrow(v), to: SIMD2<UInt64>.self) }
+        let c0 = words(e.p3), c1 = words(e.p2), c2 = words(e.p1), c3 = words(e.p0)
+        let c4 = words(e.q0), c5 = words(e.q1), c6 = words(e.q2), c7 = words(e.q3)
+        storeBlock((c0.x, c1.x, c2.x, c3.x, c4.x, c5.x, c6.x, c7.x), top, stride)
+        storeBlock((c0.y, c1.y, c2.y, c3.y, c4.y, c5.y, c6.y, c7.y), bottom, stride)
     }
 
     // MARK: Filters

@@ -25,7 +25,7 @@ enum VP8Upsampling {
     /// so both are computed at once, as libwebp does.
     static func upsampleRow(y: UnsafePointer<UInt8>, nearU: UnsafePointer<UInt8>, nearV: UnsafePointer<UInt8>,
                             farU: UnsafePointer<UInt8>, farV: UnsafePointer<UInt8>,
-                            dst: UnsafeMutablePointer<UInt8>, width: Int) {
+                            dst: UnsafeMutablePointer<UInt8>, width: Int, vectorized: Bool = true) {
         @inline(__always) func load(_ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>, _ i: Int) -> UInt32 {
             UInt32(u[i]) | UInt32(v[i]) << 16
         }
@@ -35,11 +35,16 @@ enum VP8Upsampling {
         // In libwebp's words: the row being written is "top" when its near chroma row is
         // the upper one. The 9:3:3:1 weights come out the same either way; the
         // diagonals below are libwebp's for the near row being `tl`/`t` or `l`/`uv`.
-        var nearLeft = load(nearU, nearV, 0)
-        var farLeft = load(farU, farV, 0)
-        put(0, (3 &* nearLeft &+ farLeft &+ 0x0002_0002) >> 2)
+        put(0, (3 &* load(nearU, nearV, 0) &+ load(farU, farV, 0) &+ 0x0002_0002) >> 2)
         let lastPair = (width - 1) >> 1
         var x = 1
+        if vectorized {
+            // Groups of 8 pairs in SIMD (VP8Upsampling+SIMD.swift), the rest here.
+            x = VP8UpsamplingSIMD.pairs(y: y, nearU: nearU, nearV: nearV, farU: farU, farV: farV,
+                                        dst: dst, lastPair: lastPair)
+        }
+        var nearLeft = load(nearU, nearV, x - 1)
+        var farLeft = load(farU, farV, x - 1)
         while x <= lastPair {
             let nearCur = load(nearU, nearV, x)
             let farCur = load(farU, farV, x)
