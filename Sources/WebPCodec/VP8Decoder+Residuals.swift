@@ -36,7 +36,7 @@ enum VP8Tokens {
         while n < 16 {
             if !r.readBit(UInt32(p[0]), bytes) { return n }  // EOB
             while !r.readBit(UInt32(p[1]), bytes) {          // DCT_0: no EOB may follow
-                n += 1
+                n &+= 1
                 if n == 16 { return 16 }
                 p = probs + bandOffset(n)
             }
@@ -51,12 +51,13 @@ enum VP8Tokens {
             }
             let q = n > 0 ? ac : dc
             out[zigzag(n)] = Int16(truncatingIfNeeded: r.readSigned(v, bytes) &* q)
-            n += 1
+            n &+= 1
         }
         return 16
     }
 
     /// A token of value 2 or more (RFC 6386 13.2 coeff_tree below `ONE`, with DCTextra).
+    @inline(__always)
     static func readLarge(_ r: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>, _ p: UnsafePointer<UInt8>) -> Int32 {
         if !r.readBit(UInt32(p[3]), bytes) {
             if !r.readBit(UInt32(p[4]), bytes) { return 2 }

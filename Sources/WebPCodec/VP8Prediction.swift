@@ -142,7 +142,7 @@ enum VP8Prediction {
             put(2, 0, k2); put(3, 1, k2)
             put(3, 0, k3)
         case 6:  // B_VR_PRED
-            let e0 = l3, e1 = l2, e2 = l1, e3 = l0, e4 = p, e5 = a0, e6 = a1, e7 = a2, e8 = a3
+            let e1 = l2, e2 = l1, e3 = l0, e4 = p, e5 = a0, e6 = a1, e7 = a2, e8 = a3
             put(0, 3, avg3(e1, e2, e3))
             put(0, 2, avg3(e2, e3, e4))
             put(1, 3, avg3(e3, e4, e5)); put(0, 1, avg3(e3, e4, e5))
@@ -166,7 +166,7 @@ enum VP8Prediction {
             put(3, 2, avg3(a4, a5, a6))
             put(3, 3, avg3(a5, a6, a7))
         case 8:  // B_HD_PRED
-            let e0 = l3, e1 = l2, e2 = l1, e3 = l0, e4 = p, e5 = a0, e6 = a1, e7 = a2, e8 = a3
+            let e0 = l3, e1 = l2, e2 = l1, e3 = l0, e4 = p, e5 = a0, e6 = a1, e7 = a2
             put(0, 3, avg2(e0, e1))
             put(1, 3, avg3(e0, e1, e2))
             put(0, 2, avg2(e1, e2)); put(2, 3, avg2(e1, e2))
