@@ -19,7 +19,8 @@ struct VP8BoolDecoder: Sendable {
     var bits: Int = -8
     /// The RFC's range minus one.
     var range: UInt32 = 254
-    /// The next byte to load, and the end of this reader's bytes.
+    /// The next byte to load, and the end of this reader's bytes (`Int.max`: the end of the
+    /// data, whatever it is).
     var position: Int
     let end: Int
     /// Set when the reader needed bytes past `end` (zeros were shifted in).
@@ -33,9 +34,11 @@ struct VP8BoolDecoder: Sendable {
     }
 
     /// Refills `value`: 7 bytes when at least 8 remain, else one byte, else (once) a zero byte.
+    /// The reader's end may lie past the bytes given so far (incremental input): what is not
+    /// there yet counts as past the end.
     @inline(__always)
     mutating func load(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if end &- position >= 8, let base = bytes.baseAddress {
+        if min(end, bytes.count) &- position >= 8, let base = bytes.baseAddress {
             let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
             value = (value &<< 56) | (UInt64(bigEndian: word) &>> 8)
             bits &+= 56
@@ -46,7 +49,7 @@ struct VP8BoolDecoder: Sendable {
     }
 
     mutating func loadFinal(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if position < end {
+        if position < min(end, bytes.count) {
             value = (value &<< 8) | UInt64(bytes[position])
             bits &+= 8
             position &+= 1

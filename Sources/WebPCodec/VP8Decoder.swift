@@ -40,8 +40,14 @@ public struct VP8Decoder: Sendable {
     var subblockModes: [UInt8]
     /// The frame, whole macroblocks: Y (`16 mbWidth` wide), then U, then V (`8 mbWidth`).
     var planes: [UInt8]
-    /// Macroblock rows decoded so far.
-    public private(set) var mbRow = 0
+    /// Macroblock rows decoded (and loop-filtered) so far.
+    public internal(set) var mbRow = 0
+    /// Output rows that are final: no later macroblock row's filter or upsampling changes them.
+    public internal(set) var finalRowCount = 0
+    /// Input size when a row last ran out of bytes, and the compressed size of the last whole
+    /// row: a new attempt waits for about half a row of new bytes (VP8Decoder+Incremental.swift).
+    var stalledAt = 0
+    var lastRowBytes = 0
 
     public var width: Int { tag.width }
     public var height: Int { tag.height }
@@ -103,18 +109,32 @@ public struct VP8Decoder: Sendable {
         if truncated { throw .truncated("VP8 partition ends before the last macroblock") }
         if filterType > 0 { filterRow(mbY) }
         mbRow = mbY + 1
+        finalRowCount = finalRows(afterMacroblockRows: mbRow)
     }
 
-    /// Converts the decoded frame to RGBA8 (straight, alpha 255), `width × height`.
+    /// Output rows final once `rows` macroblock rows are decoded: the next row's filter changes
+    /// the last 3 luma and chroma lines (when the filter is on), and an output row needs the
+    /// chroma line below it (fancy upsampling).
+    func finalRows(afterMacroblockRows rows: Int) -> Int {
+        if rows >= mbHeight { return height }
+        let filtered = filterType > 0 ? 3 : 0
+        let luma = 16 * rows - filtered
+        // Row r reads chroma lines up to (r + 1) / 2, which must be below 8 rows - filtered.
+        let chroma = 2 * (8 * rows - filtered) - 1
+        return max(0, min(luma, chroma, height))
+    }
+
+    /// Converts the decoded frame to RGBA8 (straight, alpha 255), `width × height`; rows from
+    /// ``finalRowCount`` on are transparent black.
     public func rgba() -> [UInt8] {
-        let w = width, h = height
+        let w = width, h = height, rows = finalRowCount
         var out = [UInt8](repeating: 0, count: w * h * 4)
         let ys = yStride, uvs = uvStride, uo = uOffset, vo = vOffset
         planes.withUnsafeBufferPointer { p in
             out.withUnsafeMutableBufferPointer { o in
                 guard let base = p.baseAddress, let dst = o.baseAddress else { return }
                 VP8Upsampling.convert(y: base, yStride: ys, u: base + uo, v: base + vo, uvStride: uvs,
-                                      width: w, height: h, rgba: dst)
+                                      width: w, height: h, rows: rows, rgba: dst)
             }
         }
         return out
@@ -125,9 +145,7 @@ public struct VP8Decoder: Sendable {
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, limits: Limits = Limits())
         throws(DecodingError) -> (width: Int, height: Int, pixels: [UInt8]) {
         var decoder = try VP8Decoder(bytes, chunkSize: chunkSize, limits: limits)
-        while decoder.mbRow < decoder.mbHeight {
-            try decoder.decodeRow(bytes)
-        }
+        try decoder.decode(bytes, isFinal: true)
         return (decoder.width, decoder.height, decoder.rgba())
     }
 

@@ -131,8 +131,10 @@ struct VP8FrameHeader: Sendable {
     }
 
     /// RFC 6386 9.5: the partition count, then 3-byte sizes of all partitions but the last,
-    /// which takes the rest. As libwebp: sizes are clamped to the bytes left, and the last
-    /// partition must not be empty.
+    /// which takes the rest of the data (`Int.max` here: its readers stop at the end of the bytes
+    /// they are given). The last partition must start before the end of the data, as libwebp
+    /// requires (libwebp clamps the other sizes to the data, which changes nothing then: a
+    /// size past the data leaves the last partition empty).
     mutating func readPartitions(_ r: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>,
                                  start: Int, end: Int) throws(DecodingError) {
         let last = (1 << r.readLiteral(2, bytes)) - 1
@@ -141,14 +143,13 @@ struct VP8FrameHeader: Sendable {
         var sizes = start
         partitions = []
         for _ in 0..<last {
-            var size = Int(bytes[sizes]) | Int(bytes[sizes + 1]) << 8 | Int(bytes[sizes + 2]) << 16
-            size = min(size, end - partStart)
+            let size = Int(bytes[sizes]) | Int(bytes[sizes + 1]) << 8 | Int(bytes[sizes + 2]) << 16
             partitions.append(partStart..<(partStart + size))
             partStart += size
             sizes += 3
         }
         guard partStart < end else { throw .truncated("VP8 last partition is empty") }
-        partitions.append(partStart..<end)
+        partitions.append(partStart..<Int.max)
     }
 
     /// RFC 6386 9.6 and 14.1: the base index, five deltas, and per segment the six factors.

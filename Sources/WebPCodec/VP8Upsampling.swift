@@ -63,10 +63,11 @@ enum VP8Upsampling {
         }
     }
 
-    /// Converts the decoded planes to RGBA8 (`width × height`, no padding).
+    /// Converts the decoded planes to RGBA8 (`width × height`, no padding): the first `rows`
+    /// rows.
     static func convert(y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>,
-                        uvStride: Int, width: Int, height: Int, rgba: UnsafeMutablePointer<UInt8>) {
-        for row in 0..<height {
+                        uvStride: Int, width: Int, height: Int, rows: Int, rgba: UnsafeMutablePointer<UInt8>) {
+        for row in 0..<min(rows, height) {
             // Rows 2k - 1 and 2k sit between chroma rows k - 1 and k; row 0 and an even
             // height's last row have one chroma row only (libwebp repeats it).
             let nearRow = row >> 1
