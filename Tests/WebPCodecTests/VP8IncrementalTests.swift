@@ -77,3 +77,31 @@ struct VP8IncrementalTests {
         #expect(Array(d.rgba().prefix(rows)) == Array(whole.prefix(rows)))
     }
 }
+
+/// Incremental decoding of corpus streams with 2, 4 and 8 token partitions (each row reads a
+/// different partition, which arrive one after the other).
+@Suite(.enabled(if: Corpus.root != nil, "corpus absent: set IMAGECODECS_CORPUS or place shared/corpus beside the project"))
+struct VP8IncrementalCorpusTests {
+    @Test func multiplePartitionsInPieces() throws {
+        var rng = SplitMix64(seed: 33)
+        var tested = Set<Int>()
+        for entry in lossyEntries("webp.tsv") where !entry.isError {
+            let file = try Corpus.bytes(Corpus.root!.appendingPathComponent(entry.path))
+            let range = try file.withUnsafeBufferPointer { (p) throws(DecodingError) in try WebPContainer.lossyBitstream(p) }
+            let payload = Array(file[range.lowerBound...])
+            let partitions = try payload.withUnsafeBufferPointer { (p) throws(DecodingError) in
+                try VP8Decoder(p, chunkSize: range.count, limits: Limits()).header.partitions.count
+            }
+            guard partitions > 1, payload.count < 20_000, !tested.contains(partitions) else { continue }
+            tested.insert(partitions)
+            let whole = try payload.withUnsafeBufferPointer { (p) throws(DecodingError) in
+                try VP8Decoder.decode(p, chunkSize: range.count).pixels
+            }
+            let pieces = try VP8IncrementalTests.feed(payload, chunkSize: range.count, checkRows: false) {
+                Int.random(in: 1...(payload.count / 16 + 1), using: &rng)
+            }
+            #expect(pieces == whole, "\(entry.path) (\(partitions) partitions)")
+        }
+        #expect(tested.isSuperset(of: [2, 4, 8]), "\(tested)")
+    }
+}
