@@ -8,10 +8,9 @@ import CodecCore
 /// non-zero flags, the unfiltered bottom samples), the work area one macroblock is
 /// reconstructed in, and the Y, U and V planes (whole macroblocks). ``decodeRow(_:)`` decodes
 /// one macroblock row: modes, tokens, reconstruction, then the loop filter of that row (which
-/// only changes pixels of this row and the three rows above it). Everything a row needs from
-/// the rows before it is in these fields, so a checkpoint of the struct before a row and a
-/// retry with more input is all incremental decoding will need (the planes are only ever
-/// written in the current row and the three rows above it).
+/// changes pixels of this row and the three lines above it). Incremental decoding
+/// (VP8Decoder+Incremental.swift) checkpoints the readers and per-column contexts before each
+/// row and restores them when the row runs out of input.
 public struct VP8Decoder: Sendable {
     public let tag: VP8FrameTag
     var header: VP8FrameHeader
