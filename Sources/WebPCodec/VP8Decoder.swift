@@ -156,10 +156,15 @@ public struct VP8Decoder: Sendable {
         planes.withUnsafeMutableBufferPointer { p in
             guard let base = p.baseAddress else { return }
             for mbX in 0..<filters.count {
-                VP8LoopFilterSIMD.filterMacroblock(filters[mbX], isSimple: simple, mbX: mbX, mbY: mbY,
-                                                   y: base + mbY * 16 * ys + mbX * 16, yStride: ys,
-                                                   u: base + uo + mbY * 8 * uvs + mbX * 8,
-                                                   v: base + vo + mbY * 8 * uvs + mbX * 8, uvStride: uvs)
+                let y = base + mbY * 16 * ys + mbX * 16
+                let u = base + uo + mbY * 8 * uvs + mbX * 8, v = base + vo + mbY * 8 * uvs + mbX * 8
+                if VP8LoopFilterSIMD.isPreferred {
+                    VP8LoopFilterSIMD.filterMacroblock(filters[mbX], isSimple: simple, mbX: mbX, mbY: mbY,
+                                                       y: y, yStride: ys, u: u, v: v, uvStride: uvs)
+                } else {
+                    VP8LoopFilter.filterMacroblock(filters[mbX], isSimple: simple, mbX: mbX, mbY: mbY,
+                                                   y: y, yStride: ys, u: u, v: v, uvStride: uvs)
+                }
             }
         }
     }

@@ -25,7 +25,8 @@ enum VP8Upsampling {
     /// so both are computed at once, as libwebp does.
     static func upsampleRow(y: UnsafePointer<UInt8>, nearU: UnsafePointer<UInt8>, nearV: UnsafePointer<UInt8>,
                             farU: UnsafePointer<UInt8>, farV: UnsafePointer<UInt8>,
-                            dst: UnsafeMutablePointer<UInt8>, width: Int, vectorized: Bool = true) {
+                            dst: UnsafeMutablePointer<UInt8>, width: Int,
+                            vectorized: Bool = VP8LoopFilterSIMD.isPreferred) {
         @inline(__always) func load(_ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>, _ i: Int) -> UInt32 {
             UInt32(u[i]) | UInt32(v[i]) << 16
         }
