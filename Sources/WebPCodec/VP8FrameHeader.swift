@@ -40,8 +40,10 @@ public struct VP8FrameTag: Sendable, Equatable {
 struct VP8Segmentation: Sendable {
     var isEnabled = false
     var updatesMap = false
-    /// Segment values replace the frame's (true) or are added to them (false).
-    var isAbsolute = false
+    /// Segment values replace the frame's (true) or are added to them (false). Without
+    /// `update_segment_feature_data` the values are 0 and, as in libwebp (ResetSegmentHeader),
+    /// absolute: every segment then has quantizer index 0 and filter level 0.
+    var isAbsolute = true
     var quantizer = [Int](repeating: 0, count: 4)
     var filterLevel = [Int](repeating: 0, count: 4)
     /// The segment-id tree's probabilities (255 when not sent).
