@@ -110,6 +110,19 @@ def with_icc(base, tag):
     return name
 
 
+def patched(base, tag, edits, why):
+    """A copy of OUT/base with bytes replaced ({offset: value}); dwebp must still decode it."""
+    data = bytearray((OUT / base).read_bytes())
+    for offset, value in sorted(edits.items()):
+        data[offset] = value
+    stem, size = base.replace(".webp", "").rsplit("-", 1)
+    name = "%s-%s-%s.webp" % (stem, tag, size)
+    (OUT / name).write_bytes(bytes(data))
+    how = ", ".join("byte %d = %d" % kv for kv in sorted(edits.items()))
+    MADE[name] = dict(MADE[base], recipe=MADE[base]["recipe"] + "; then %s (%s)" % (how, why))
+    return name
+
+
 # ---------------------------------------------------------------- the fixtures
 
 P = plasma(64, 48, 1, blur=1)
@@ -159,6 +172,11 @@ cwebp(source("gray", 48, 40, "-seed", "6", "-size", "{size}", "plasma:fractal", 
 # Odd and tiny sizes; sizes around a macroblock (16) and the chroma's odd column/row.
 for w, h in ((1, 1), (1, 9), (9, 1), (2, 2), (3, 5), (17, 3), (15, 15), (16, 16), (17, 17), (33, 31), (127, 65)):
     cwebp(plasma(w, h, 9), "q75", "-q", "75")
+
+# A damaged first partition that dwebp still decodes (found by a differential run): its header
+# turns segmentation on without segment feature data, which libwebp reads as absolute values
+# of 0 (quantizer index 0, filter level 0 in every segment).
+patched("gray-q75-48x40.webp", "segabs0", {30: 54, 146: 45}, "segmentation without feature data")
 
 # The extended container: VP8X + ICCP + VP8.
 with_icc("plasma-blur-default-64x48.webp", "icc")
