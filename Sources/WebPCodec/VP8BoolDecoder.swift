@@ -1,0 +1,124 @@
+/// The boolean entropy decoder of VP8, RFC 6386 section 7.
+///
+/// The arithmetic is the RFC's (`split = 1 + (((range - 1) * probability) >> 8)`), held the
+/// way a fast decoder holds it: `range` is kept minus one (127...254), and `value` is a 64-bit
+/// register refilled 7 bytes at a time, its top 8 live bits compared at bit offset `bits`
+/// instead of being shifted after every decision. Normalising `range` only lowers `bits`;
+/// when `bits` falls below zero the register takes the next bytes.
+///
+/// End of data is handled as libwebp handles it: with fewer than 8 bytes left the reader
+/// takes one byte at a time; the first time it needs a byte past the end it shifts in a zero
+/// byte and sets ``isPastEnd``; after that it reads the register as it is (the caller reports
+/// the stream as truncated once the current unit is done). The reader never traps.
+///
+/// The bytes are not stored: every call takes the buffer the reader was made on.
+struct VP8BoolDecoder: Sendable {
+    /// Undecoded bits; the live window is `value >> bits`, below `(range + 1) << bits`.
+    var value: UInt64 = 0
+    /// Bits of `value` below the live 8-bit window; negative means a refill is due.
+    var bits: Int = -8
+    /// The RFC's range minus one.
+    var range: UInt32 = 254
+    /// The next byte to load, and the end of this reader's bytes (`Int.max`: the end of the
+    /// data, whatever it is).
+    var position: Int
+    let end: Int
+    /// Set when the reader needed bytes past `end` (zeros were shifted in).
+    var isPastEnd = false
+
+    /// A reader over `bytes[start..<end]` (RFC 6386 7.3 `init_bool_decoder`), primed.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
+        position = start
+        self.end = end
+        load(bytes)
+    }
+
+    /// Refills `value`: 7 bytes when at least 8 remain, else one byte, else (once) a zero byte.
+    /// The reader's end may lie past the bytes given so far (incremental input): what is not
+    /// there yet counts as past the end.
+    @inline(__always)
+    mutating func load(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if min(end, bytes.count) &- position >= 8, let base = bytes.baseAddress {
+            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            value = (value &<< 56) | (UInt64(bigEndian: word) &>> 8)
+            bits &+= 56
+            position &+= 7
+        } else {
+            loadFinal(bytes)
+        }
+    }
+
+    mutating func loadFinal(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if position < min(end, bytes.count) {
+            value = (value &<< 8) | UInt64(bytes[position])
+            bits &+= 8
+            position &+= 1
+        } else if !isPastEnd {
+            value = value &<< 8
+            bits &+= 8
+            isPastEnd = true
+        } else {
+            bits = 0
+        }
+    }
+
+    /// One boolean whose probability of being 0 is `probability / 256` (RFC 6386 7.3 `read_bool`).
+    @inline(__always)
+    mutating func readBit(_ probability: UInt32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if bits < 0 { load(bytes) }
+        let split = (range &* probability) &>> 8
+        let window = UInt32(truncatingIfNeeded: value &>> UInt64(truncatingIfNeeded: bits))
+        let bit = window > split
+        var r: UInt32
+        if bit {
+            r = range &- split
+            value &-= UInt64(split &+ 1) &<< UInt64(truncatingIfNeeded: bits)
+        } else {
+            r = split &+ 1
+        }
+        // Normalise: double the range until it is at least 128 (RFC 7.3).
+        let shift = r.leadingZeroBitCount &- 24
+        r = r &<< UInt32(truncatingIfNeeded: shift)
+        bits &-= shift
+        range = r &- 1
+        return bit
+    }
+
+    /// `v` or `-v`, the sign read as a boolean of probability 1/2 (the coefficient sign of
+    /// RFC 6386 13.2). With probability 128 the range always halves, so one shift suffices.
+    @inline(__always)
+    mutating func readSigned(_ v: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        if bits < 0 { load(bytes) }
+        let split = range &>> 1
+        let shiftBits = UInt64(truncatingIfNeeded: bits)
+        let window = UInt32(truncatingIfNeeded: value &>> shiftBits)
+        bits &-= 1
+        if window > split {
+            // The new range is `range - split` (64...127): doubled, minus one.
+            range = ((range &- split) &<< 1) &- 1
+            value &-= UInt64(split &+ 1) &<< shiftBits
+            return 0 &- v
+        }
+        // The new range is `split + 1` (64...128): doubled, minus one. (128 only happens on a
+        // reader's first decision; libwebp shifts it too, and so does this.)
+        range = ((split &+ 1) &<< 1) &- 1
+        return v
+    }
+
+    /// An `n`-bit unsigned literal, most significant bit first, each bit of probability 1/2
+    /// (RFC 6386 7.3 / 9.2 `L(n)`).
+    mutating func readLiteral(_ n: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var v = 0
+        for _ in 0..<n { v = (v &<< 1) | (readBit(128, bytes) ? 1 : 0) }
+        return v
+    }
+
+    /// An `n`-bit magnitude followed by a sign bit (RFC 6386 9.3, 9.6: the deltas).
+    mutating func readSignedLiteral(_ n: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let v = readLiteral(n, bytes)
+        return readBit(128, bytes) ? -v : v
+    }
+
+    /// One flag bit (`L(1)`).
+    mutating func readFlag(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { readBit(128, bytes) }
+}

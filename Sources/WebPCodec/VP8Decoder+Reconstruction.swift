@@ -1,0 +1,74 @@
+extension VP8Decoder {
+    /// Offsets of the 16 luma sub-blocks in the work area, raster order.
+    @inline(__always) static func subblockOffset(_ n: Int) -> Int { (n & 3) &* 4 &+ (n >> 2) &* 128 }
+
+    /// Predicts and reconstructs one macroblock in the work area (RFC 6386 12 and 14.5), with
+    /// libwebp's edges: the left column comes from the previous macroblock (unfiltered), the row
+    /// above from ``topSamples`` (unfiltered), and for B_PRED the four samples above-right of
+    /// the macroblock are those of the next macroblock above (the last macroblock of a row
+    /// repeats its own last sample above), repeated for the right column's lower sub-blocks.
+    /// Saves the bottom row for the row below.
+    static func reconstruct(_ b: VP8RowBuffers, mb: VP8MacroblockHeader, mbX: Int, mbY: Int,
+                            mbWidth: Int, mbHeight: Int) {
+        let w = b.work
+        let y = w + yWork, u = w + uWork, v = w + vWork
+        let bps = 32
+        if mbX > 0 {
+            // The previous macroblock's right columns (row above included) become the left edge.
+            for j in -1..<16 { (y + j * bps - 4).update(from: y + j * bps + 12, count: 4) }
+            for j in -1..<8 {
+                (u + j * bps - 4).update(from: u + j * bps + 4, count: 4)
+                (v + j * bps - 4).update(from: v + j * bps + 4, count: 4)
+            }
+        }
+        let top = b.topSamples + mbX * 32
+        if mbY > 0 {
+            (y - bps).update(from: top, count: 16)
+            (u - bps).update(from: top + 16, count: 8)
+            (v - bps).update(from: top + 24, count: 8)
+        }
+        let coeffs = b.coefficients
+        let kinds = b.blocks + 16
+        if mb.isSubblockPredicted {
+            let topRight = y - bps + 16
+            if mbY > 0 {
+                if mbX >= mbWidth - 1 {
+                    topRight.update(repeating: top[15], count: 4)
+                } else {
+                    topRight.update(from: top + 32, count: 4)
+                }
+            }
+            for k in 1..<4 { (topRight + 4 * k * bps).update(from: topRight, count: 4) }
+            for n in 0..<16 {
+                let dst = y + subblockOffset(n)
+                VP8Prediction.predictSubblock(b.blocks[n], dst)
+                addResidual(kinds[n], coeffs + n * 16, dst)
+            }
+        } else {
+            VP8Prediction.predictBlock(VP8Prediction.edgeMode(mb.lumaMode, mbX: mbX, mbY: mbY), size: 16, y)
+            for n in 0..<16 { addResidual(kinds[n], coeffs + n * 16, y + subblockOffset(n)) }
+        }
+        let chroma = VP8Prediction.edgeMode(mb.chromaMode, mbX: mbX, mbY: mbY)
+        VP8Prediction.predictBlock(chroma, size: 8, u)
+        VP8Prediction.predictBlock(chroma, size: 8, v)
+        for k in 0..<4 {
+            let offset = (k & 1) * 4 + (k >> 1) * 4 * bps
+            addResidual(kinds[16 + k], coeffs + (16 + k) * 16, u + offset)
+            addResidual(kinds[20 + k], coeffs + (20 + k) * 16, v + offset)
+        }
+        if mbY < mbHeight - 1 {
+            top.update(from: y + 15 * bps, count: 16)
+            (top + 16).update(from: u + 7 * bps, count: 8)
+            (top + 24).update(from: v + 7 * bps, count: 8)
+        }
+    }
+
+    @inline(__always)
+    static func addResidual(_ kind: UInt8, _ coeffs: UnsafeMutablePointer<Int16>, _ dst: UnsafeMutablePointer<UInt8>) {
+        if kind == 2 {
+            VP8Transform.inverseDCT(coeffs, dst)
+        } else if kind == 1 {
+            VP8Transform.inverseDCTDCOnly(coeffs, dst)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+/// DCT token decoding, RFC 6386 section 13, with dequantisation (14.1) folded in as libwebp
+/// does it: each coefficient is multiplied by its factor and stored, truncated to 16 bits, at
+/// its zigzag position.
+enum VP8Tokens {
+    /// Zigzag scan order (RFC 6386 13: 0, 1, 4, 8, 5, 2, 3, 6, 9, 12, 13, 10, 7, 11, 14, 15),
+    /// position → raster index, one nibble per position (the hot loop reads no array).
+    static let zigzagNibbles: UInt64 = 0xFEB7_ADC9_6325_8410
+    /// Band of each position (RFC 6386 13.3 `coeff_bands`: 0, 1, 2, 3, 6, 4, 5, 6, 6, 6, 6, 6,
+    /// 6, 6, 6, 7), one nibble per position; position 16 (past the end) reads as band 0.
+    static let bandNibbles: UInt64 = 0x7666_6666_6546_3210
+
+    @inline(__always) static func zigzag(_ n: Int) -> Int {
+        Int(truncatingIfNeeded: (zigzagNibbles &>> UInt64(truncatingIfNeeded: n &* 4)) & 15)
+    }
+
+    /// The offset of position `n`'s band in a block type's `[8][3][11]` probabilities.
+    @inline(__always) static func bandOffset(_ n: Int) -> Int {
+        Int(truncatingIfNeeded: (bandNibbles &>> UInt64(truncatingIfNeeded: n &* 4)) & 15) &* 33
+    }
+
+    /// Extra-bit probabilities of DCT_CAT3...DCT_CAT6 (RFC 6386 13.2 Pcat3...Pcat6), 0-terminated.
+    static let cat3: [UInt8] = [173, 148, 140, 0]
+    static let cat4: [UInt8] = [176, 155, 140, 135, 0]
+    static let cat5: [UInt8] = [180, 157, 141, 134, 130, 0]
+    static let cat6: [UInt8] = [254, 254, 243, 230, 196, 177, 153, 140, 133, 130, 129, 0]
+
+    /// Reads the tokens of one block of plane type `probs` (the `[8][3][11]` slice of one block
+    /// type) from position `first`, with context `context` for the first token. Returns the
+    /// position after the last token read before end of block (16 when the block ran to its
+    /// end), which is what the non-zero context and the transform choice need.
+    @inline(__always)
+    static func readBlock(_ r: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>, probs: UnsafePointer<UInt8>,
+                          context: Int, dc: Int32, ac: Int32, first: Int, out: UnsafeMutablePointer<Int16>) -> Int {
+        var n = first
+        var p = probs + bandOffset(n) + context &* 11
+        while n < 16 {
+            if !r.readBit(UInt32(p[0]), bytes) { return n }  // EOB
+            while !r.readBit(UInt32(p[1]), bytes) {          // DCT_0: no EOB may follow
+                n &+= 1
+                if n == 16 { return 16 }
+                p = probs + bandOffset(n)
+            }
+            let next = probs + bandOffset(n &+ 1)
+            let v: Int32
+            if !r.readBit(UInt32(p[2]), bytes) {
+                v = 1
+                p = next + 11
+            } else {
+                v = readLarge(&r, bytes, p)
+                p = next + 22
+            }
+            let q = n > 0 ? ac : dc
+            out[zigzag(n)] = Int16(truncatingIfNeeded: r.readSigned(v, bytes) &* q)
+            n &+= 1
+        }
+        return 16
+    }
+
+    /// A token of value 2 or more (RFC 6386 13.2 coeff_tree below `ONE`, with DCTextra).
+    @inline(__always)
+    static func readLarge(_ r: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>, _ p: UnsafePointer<UInt8>) -> Int32 {
+        if !r.readBit(UInt32(p[3]), bytes) {
+            if !r.readBit(UInt32(p[4]), bytes) { return 2 }
+            return 3 + (r.readBit(UInt32(p[5]), bytes) ? 1 : 0)
+        }
+        if !r.readBit(UInt32(p[6]), bytes) {
+            if !r.readBit(UInt32(p[7]), bytes) {
+                return 5 + (r.readBit(159, bytes) ? 1 : 0)  // DCT_CAT1
+            }
+            var v: Int32 = 7 + (r.readBit(165, bytes) ? 2 : 0)  // DCT_CAT2
+            v += r.readBit(145, bytes) ? 1 : 0
+            return v
+        }
+        let bit1 = r.readBit(UInt32(p[8]), bytes) ? 1 : 0
+        let bit0 = r.readBit(UInt32(p[9 + bit1]), bytes) ? 1 : 0
+        let cat = 2 * bit1 + bit0  // DCT_CAT3 ... DCT_CAT6
+        let table = cat == 0 ? cat3 : cat == 1 ? cat4 : cat == 2 ? cat5 : cat6
+        var v: Int32 = 0
+        var i = 0
+        while table[i] != 0 {
+            v = v &+ v &+ (r.readBit(UInt32(table[i]), bytes) ? 1 : 0)
+            i += 1
+        }
+        return v &+ 3 &+ (8 << cat)
+    }
+}
+
+extension VP8Decoder {
+    /// Reads the coefficients of one macroblock (RFC 6386 13.3: Y2 when not B_PRED, then 16 Y,
+    /// 4 U and 4 V blocks, each block's first context from its neighbours' non-zero flags),
+    /// inverts the Y2 Walsh-Hadamard transform into the Y blocks' DC, and records per block
+    /// which inverse DCT it needs. Returns true when every coefficient is zero.
+    static func readResiduals(_ reader: inout VP8BoolDecoder, _ b: VP8RowBuffers, mb: VP8MacroblockHeader,
+                              quant: VP8QuantMatrix, mbX: Int, mbWidth: Int) -> Bool {
+        // A local copy, written back once, lets the reader live in registers.
+        var r = reader
+        defer { reader = r }
+        let bytes = b.bytes
+        let coeffs = b.coefficients
+        coeffs.update(repeating: 0, count: 384 + 16)
+        let top = b.nonZero + mbX * 9
+        let left = b.nonZero + mbWidth * 9
+        let kinds = b.blocks + 16
+        let probs = b.coefficientProbabilities
+        let typeStride = 8 * 33
+        var first = 0
+        var yProbs = probs + 3 * typeStride  // type 3: Y with DC
+        if !mb.isSubblockPredicted {
+            let y2 = coeffs + 384
+            let ctx = Int(top[8]) + Int(left[8])
+            let nz = VP8Tokens.readBlock(&r, bytes, probs: probs + 1 * typeStride, context: ctx,
+                                         dc: quant.y2.dc, ac: quant.y2.ac, first: 0, out: y2)
+            let flag: UInt8 = nz > 0 ? 1 : 0
+            top[8] = flag
+            left[8] = flag
+            if nz > 1 {
+                VP8Transform.inverseWHT(y2, coeffs)
+            } else {
+                let dc0 = Int16(truncatingIfNeeded: (Int32(y2[0]) &+ 3) &>> 3)
+                for i in 0..<16 { coeffs[16 * i] = dc0 }
+            }
+            first = 1
+            yProbs = probs  // type 0: Y after Y2
+        }
+        var any = false
+        for y in 0..<4 {
+            var l = left[y]
+            for x in 0..<4 {
+                let block = y * 4 + x
+                let out = coeffs + block * 16
+                let nz = VP8Tokens.readBlock(&r, bytes, probs: yProbs, context: Int(l) + Int(top[x]),
+                                             dc: quant.y1.dc, ac: quant.y1.ac, first: first, out: out)
+                l = nz > first ? 1 : 0
+                top[x] = l
+                let kind: UInt8 = nz > 1 ? 2 : (out[0] != 0 ? 1 : 0)
+                kinds[block] = kind
+                any = any || kind != 0
+            }
+            left[y] = l
+        }
+        let uvProbs = probs + 2 * typeStride
+        for plane in 0..<2 {
+            let ctxBase = 4 + plane * 2
+            for y in 0..<2 {
+                var l = left[ctxBase + y]
+                for x in 0..<2 {
+                    let block = 16 + plane * 4 + y * 2 + x
+                    let out = coeffs + block * 16
+                    let nz = VP8Tokens.readBlock(&r, bytes, probs: uvProbs, context: Int(l) + Int(top[ctxBase + x]),
+                                                 dc: quant.uv.dc, ac: quant.uv.ac, first: 0, out: out)
+                    l = nz > 0 ? 1 : 0
+                    top[ctxBase + x] = l
+                    let kind: UInt8 = nz > 1 ? 2 : (out[0] != 0 ? 1 : 0)
+                    kinds[block] = kind
+                    any = any || kind != 0
+                }
+                left[ctxBase + y] = l
+            }
+        }
+        return !any
+    }
+}

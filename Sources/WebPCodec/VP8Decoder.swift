@@ -1,0 +1,171 @@
+import CodecCore
+
+/// Decodes a VP8 key frame (WebP lossy, RFC 6386 as RFC 9649 wraps it) to RGBA8, bit-exact
+/// with libwebp's `WebPDecodeRGBA`.
+///
+/// The state is a value: the frame header, the first partition's reader (modes), the token
+/// partitions' readers, the per-column contexts of the macroblock row above (sub-block modes,
+/// non-zero flags, the unfiltered bottom samples), the work area one macroblock is
+/// reconstructed in, and the Y, U and V planes (whole macroblocks). ``decodeRow(_:)`` decodes
+/// one macroblock row: modes, tokens, reconstruction, then the loop filter of that row (which
+/// changes pixels of this row and the three lines above it). Incremental decoding
+/// (VP8Decoder+Incremental.swift) checkpoints the readers and per-column contexts before each
+/// row and restores them when the row runs out of input.
+public struct VP8Decoder: Sendable {
+    public let tag: VP8FrameTag
+    var header: VP8FrameHeader
+    let mbWidth: Int
+    let mbHeight: Int
+    var modeReader: VP8BoolDecoder
+    var tokenReaders: [VP8BoolDecoder]
+    /// The loop filter's parameters per segment × B_PRED, and per macroblock of the row.
+    let filterStrengths: [VP8FilterInfo]
+    let filterType: Int  // 0 none, 1 simple, 2 normal
+    var rowFilters: [VP8FilterInfo]
+    /// Sub-block modes along the bottom of the row above (4 per macroblock) and, for the
+    /// current macroblock, along its left (`context[0..<4]`).
+    var topModes: [UInt8]
+    /// Non-zero flags along the bottom of the row above, 9 per macroblock (4 Y, 2 U, 2 V, Y2),
+    /// and along the left of the current macroblock (the last 9 entries).
+    var nonZero: [UInt8]
+    /// The unfiltered bottom row of each macroblock of the row above: 16 Y, 8 U, 8 V.
+    var topSamples: [UInt8]
+    /// libwebp's `yuv_b`: the macroblock being reconstructed with its top and left edges.
+    var work: [UInt8]
+    /// Dequantised coefficients of the current macroblock: 16 Y, 4 U, 4 V blocks of 16, then
+    /// the Y2 block.
+    var coefficients: [Int16]
+    /// Sub-block modes of the current macroblock (raster order), then its 24 blocks' transform kinds.
+    var subblockModes: [UInt8]
+    /// The frame, whole macroblocks: Y (`16 mbWidth` wide), then U, then V (`8 mbWidth`).
+    var planes: [UInt8]
+    /// Macroblock rows decoded (and loop-filtered) so far.
+    public internal(set) var mbRow = 0
+    /// Output rows that are final: no later macroblock row's filter or upsampling changes them.
+    public internal(set) var finalRowCount = 0
+    /// Input size when a row last ran out of bytes, and the compressed size of the last whole
+    /// row: a new attempt waits for about half a row of new bytes (VP8Decoder+Incremental.swift).
+    var stalledAt = 0
+    var lastRowBytes = 0
+
+    public var width: Int { tag.width }
+    public var height: Int { tag.height }
+    var yStride: Int { mbWidth * 16 }
+    var uvStride: Int { mbWidth * 8 }
+    var uOffset: Int { yStride * mbHeight * 16 }
+    var vOffset: Int { uOffset + uvStride * mbHeight * 8 }
+
+    /// Offsets in ``work``: libwebp's layout with BPS = 32 (a row above each plane, four
+    /// columns left of it).
+    static let yWork = 32 + 8
+    static let uWork = yWork + 16 * 32 + 32
+    static let vWork = uWork + 16
+    static let workSize = 32 * 17 + 32 * 9
+
+    /// Reads the frame tag and header from `bytes`, a VP8 chunk's payload followed by whatever
+    /// comes after it in the file (`chunkSize` is the chunk's own size), checks the size against
+    /// `limits` and allocates the planes.
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, limits: Limits) throws(DecodingError) {
+        tag = try VP8FrameTag(bytes, chunkSize: chunkSize)
+        let rgbaBytes = try limits.checkedRasterBytes(width: tag.width, height: tag.height, bytesPerPixel: 4)
+        mbWidth = (tag.width + 15) >> 4
+        mbHeight = (tag.height + 15) >> 4
+        // Planes: 384 bytes per macroblock (at most about 1.6 times the RGBA output).
+        let planeBytes = mbWidth * mbHeight * 384
+        guard planeBytes <= limits.maxBytesHeld - rgbaBytes else {
+            throw .limitExceeded("buffer size exceeds Limits.maxBytesHeld")
+        }
+        let partition0 = VP8FrameTag.size
+        guard tag.firstPartitionSize <= bytes.count - partition0 else {
+            throw .truncated("VP8 first partition passes the end of the data")
+        }
+        let partition0End = partition0 + tag.firstPartitionSize
+        modeReader = VP8BoolDecoder(bytes, start: partition0, end: partition0End)
+        header = try VP8FrameHeader(&modeReader, bytes, partitionsStart: partition0End, dataEnd: bytes.count)
+        tokenReaders = header.partitions.map { VP8BoolDecoder(bytes, start: $0.lowerBound, end: $0.upperBound) }
+        filterType = header.filter.level == 0 ? 0 : header.filter.isSimple ? 1 : 2
+        filterStrengths = VP8FilterInfo.strengths(header)
+        rowFilters = [VP8FilterInfo](repeating: VP8FilterInfo(), count: mbWidth)
+        topModes = [UInt8](repeating: 0, count: (mbWidth + 1) * 4)
+        nonZero = [UInt8](repeating: 0, count: (mbWidth + 1) * 9)
+        topSamples = [UInt8](repeating: 0, count: mbWidth * 32)
+        work = [UInt8](repeating: 0, count: Self.workSize)
+        coefficients = [Int16](repeating: 0, count: 384 + 16)
+        subblockModes = [UInt8](repeating: 0, count: 16 + 24)
+        planes = [UInt8](repeating: 0, count: planeBytes)
+    }
+
+    /// Decodes the next macroblock row. Throws `truncated` when a partition ran out of data
+    /// (libwebp's "premature end of partition 0 / of file").
+    public mutating func decodeRow(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
+        let mbY = mbRow
+        guard mbY < mbHeight else { return }
+        var tokens = tokenReaders[mbY & (tokenReaders.count - 1)]
+        var modes = modeReader
+        let truncated = decodeMacroblocks(mbY, &modes, &tokens, bytes)
+        modeReader = modes
+        tokenReaders[mbY & (tokenReaders.count - 1)] = tokens
+        if truncated { throw .truncated("VP8 partition ends before the last macroblock") }
+        if filterType > 0 { filterRow(mbY) }
+        mbRow = mbY + 1
+        finalRowCount = finalRows(afterMacroblockRows: mbRow)
+    }
+
+    /// Output rows final once `rows` macroblock rows are decoded: the next row's filter changes
+    /// the last 3 luma and chroma lines (when the filter is on), and an output row needs the
+    /// chroma line below it (fancy upsampling).
+    func finalRows(afterMacroblockRows rows: Int) -> Int {
+        if rows >= mbHeight { return height }
+        let filtered = filterType > 0 ? 3 : 0
+        let luma = 16 * rows - filtered
+        // Row r reads chroma lines up to (r + 1) / 2, which must be below 8 rows - filtered.
+        let chroma = 2 * (8 * rows - filtered) - 1
+        return max(0, min(luma, chroma, height))
+    }
+
+    /// Converts the decoded frame to RGBA8 (straight, alpha 255), `width × height`; rows from
+    /// ``finalRowCount`` on are transparent black.
+    public func rgba() -> [UInt8] {
+        let w = width, h = height, rows = finalRowCount
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        let ys = yStride, uvs = uvStride, uo = uOffset, vo = vOffset
+        planes.withUnsafeBufferPointer { p in
+            out.withUnsafeMutableBufferPointer { o in
+                guard let base = p.baseAddress, let dst = o.baseAddress else { return }
+                VP8Upsampling.convert(y: base, yStride: ys, u: base + uo, v: base + vo, uvStride: uvs,
+                                      width: w, height: h, rows: rows, rgba: dst)
+            }
+        }
+        return out
+    }
+
+    /// Decodes a whole VP8 bitstream (`bytes` from the start of the VP8 chunk's payload to the
+    /// end of the file, `chunkSize` the chunk's size) to RGBA8, as `WebPDecodeRGBA` does.
+    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, limits: Limits = Limits())
+        throws(DecodingError) -> (width: Int, height: Int, pixels: [UInt8]) {
+        var decoder = try VP8Decoder(bytes, chunkSize: chunkSize, limits: limits)
+        try decoder.decode(bytes, isFinal: true)
+        return (decoder.width, decoder.height, decoder.rgba())
+    }
+
+    /// Loop-filters macroblock row `mbY` in the planes (RFC 6386 15), left to right.
+    mutating func filterRow(_ mbY: Int) {
+        let ys = yStride, uvs = uvStride, uo = uOffset, vo = vOffset
+        let simple = filterType == 1
+        let filters = rowFilters
+        planes.withUnsafeMutableBufferPointer { p in
+            guard let base = p.baseAddress else { return }
+            for mbX in 0..<filters.count {
+                let y = base + mbY * 16 * ys + mbX * 16
+                let u = base + uo + mbY * 8 * uvs + mbX * 8, v = base + vo + mbY * 8 * uvs + mbX * 8
+                if VP8LoopFilterSIMD.isPreferred {
+                    VP8LoopFilterSIMD.filterMacroblock(filters[mbX], isSimple: simple, mbX: mbX, mbY: mbY,
+                                                       y: y, yStride: ys, u: u, v: v, uvStride: uvs)
+                } else {
+                    VP8LoopFilter.filterMacroblock(filters[mbX], isSimple: simple, mbX: mbX, mbY: mbY,
+                                                   y: y, yStride: ys, u: u, v: v, uvStride: uvs)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+/// YUV 4:2:0 to RGBA8 as libwebp's `WebPDecodeRGBA` (and `dwebp`) output it by default:
+/// "fancy" upsampling of the chroma (each output pixel takes its chroma from the four nearest
+/// chroma samples weighted 9:3:3:1, computed by libwebp's two-step rounding), then the BT.601
+/// limited-range conversion in 14-bit fixed point (`MultHi`, a 6-bit final shift), alpha 255.
+enum VP8Upsampling {
+    @inline(__always) static func multHi(_ v: Int32, _ c: Int32) -> Int32 { (v &* c) &>> 8 }
+
+    @inline(__always) static func clip8(_ v: Int32) -> UInt8 {
+        v & ~16383 == 0 ? UInt8(truncatingIfNeeded: v &>> 6) : (v < 0 ? 0 : 255)
+    }
+
+    /// Writes one RGBA pixel from Y, U, V.
+    @inline(__always)
+    static func store(_ y: UInt8, _ u: Int32, _ v: Int32, _ dst: UnsafeMutablePointer<UInt8>) {
+        let yy = multHi(Int32(y), 19077)
+        dst[0] = clip8(yy &+ multHi(v, 26149) &- 14234)
+        dst[1] = clip8(yy &- multHi(u, 6419) &- multHi(v, 13320) &+ 8708)
+        dst[2] = clip8(yy &+ multHi(u, 33050) &- 17685)
+        dst[3] = 255
+    }
+
+    /// One output row of `width` pixels from luma row `y`, the chroma row nearest to it
+    /// (`near`) and the other one around it (`far`): the chroma is `(3 near + far) / 4`
+    /// vertically, then interpolated horizontally. Chroma pairs are packed as `u | v << 16`
+    /// so both are computed at once, as libwebp does.
+    static func upsampleRow(y: UnsafePointer<UInt8>, nearU: UnsafePointer<UInt8>, nearV: UnsafePointer<UInt8>,
+                            farU: UnsafePointer<UInt8>, farV: UnsafePointer<UInt8>,
+                            dst: UnsafeMutablePointer<UInt8>, width: Int,
+                            vectorized: Bool = VP8LoopFilterSIMD.isPreferred) {
+        @inline(__always) func load(_ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>, _ i: Int) -> UInt32 {
+            UInt32(u[i]) | UInt32(v[i]) << 16
+        }
+        @inline(__always) func put(_ x: Int, _ uv: UInt32) {
+            store(y[x], Int32(uv & 0xFF), Int32((uv >> 16) & 0xFF), dst + 4 * x)
+        }
+        // In libwebp's words: the row being written is "top" when its near chroma row is
+        // the upper one. The 9:3:3:1 weights come out the same either way; the
+        // diagonals below are libwebp's for the near row being `tl`/`t` or `l`/`uv`.
+        put(0, (3 &* load(nearU, nearV, 0) &+ load(farU, farV, 0) &+ 0x0002_0002) >> 2)
+        let lastPair = (width - 1) >> 1
+        var x = 1
+        if vectorized {
+            // Groups of 8 pairs in SIMD (VP8Upsampling+SIMD.swift), the rest here.
+            x = VP8UpsamplingSIMD.pairs(y: y, nearU: nearU, nearV: nearV, farU: farU, farV: farV,
+                                        dst: dst, lastPair: lastPair)
+        }
+        var nearLeft = load(nearU, nearV, x - 1)
+        var farLeft = load(farU, farV, x - 1)
+        while x <= lastPair {
+            let nearCur = load(nearU, nearV, x)
+            let farCur = load(farU, farV, x)
+            let avg = nearLeft &+ nearCur &+ farLeft &+ farCur &+ 0x0008_0008
+            // The diagonal through (near, x - 1) and (far, x), and the other one.
+            let diagNearLeft = (avg &+ 2 &* (nearCur &+ farLeft)) >> 3
+            let diagNearCur = (avg &+ 2 &* (nearLeft &+ farCur)) >> 3
+            put(2 * x - 1, (diagNearLeft &+ nearLeft) >> 1)
+            put(2 * x, (diagNearCur &+ nearCur) >> 1)
+            nearLeft = nearCur
+            farLeft = farCur
+            x += 1
+        }
+        if width & 1 == 0 {
+            put(width - 1, (3 &* nearLeft &+ farLeft &+ 0x0002_0002) >> 2)
+        }
+    }
+
+    /// Converts the decoded planes to RGBA8 (`width × height`, no padding): the first `rows`
+    /// rows.
+    static func convert(y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>,
+                        uvStride: Int, width: Int, height: Int, rows: Int, rgba: UnsafeMutablePointer<UInt8>) {
+        for row in 0..<min(rows, height) {
+            // Rows 2k - 1 and 2k sit between chroma rows k - 1 and k; row 0 and an even
+            // height's last row have one chroma row only (libwebp repeats it).
+            let nearRow = row >> 1
+            let uvRows = (height + 1) >> 1
+            // The nearest chroma row is row / 2 (rounding down); the other is above for
+            // even rows, below for odd rows, clamped to the plane.
+            var far = row & 1 == 0 ? nearRow - 1 : nearRow + 1
+            if far < 0 { far = 0 }
+            if far >= uvRows { far = uvRows - 1 }
+            upsampleRow(y: y + row * yStride,
+                        nearU: u + nearRow * uvStride, nearV: v + nearRow * uvStride,
+                        farU: u + far * uvStride, farV: v + far * uvStride,
+                        dst: rgba + row * width * 4, width: width)
+        }
+    }
+}
