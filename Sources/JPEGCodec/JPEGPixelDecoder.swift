@@ -95,6 +95,10 @@ final class JPEGPixelDecoder {
             }
             guard var decoder = scan else { return }
             scan = nil
+            if readsNoCoefficient(of: info.header) {
+                scanIndex += 1
+                continue
+            }
             if buffered {
                 let before = decoder.nextMCU
                 _ = decoder.decode(input, into: &coefficients, until: decoder.mcuCount)
@@ -111,6 +115,15 @@ final class JPEGPixelDecoder {
             if !buffered { return }
         }
         if buffered && container.ended { render(final: true) }
+    }
+
+    /// Whether the scaled inverse DCTs read nothing `scan` codes: a progressive AC scan (one
+    /// component, G.1.1.1) of a component rendered 1×1, which reads the DC alone. Scans are coded
+    /// independently (each restarts its entropy decoder and, for refinement, reads only its own
+    /// component's earlier bits), so such a scan is skipped whole; a thumbnail of a progressive
+    /// file then decodes little more than its DC scans for the luma.
+    private func readsNoCoefficient(of scan: JPEGScanHeader) -> Bool {
+        frame.isProgressive && scan.ss > 0 && scan.components.allSatisfy { geometry.idctSizes[$0.index] == 1 }
     }
 
     /// Sequential single scan: each MCU row is decoded, reconstructed, and its predecessor's
