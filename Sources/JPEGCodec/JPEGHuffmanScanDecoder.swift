@@ -39,11 +39,17 @@ struct JPEGHuffmanScanDecoder {
         let needsDC = procedure == .sequential || procedure == .dcFirst
         let needsAC = procedure == .sequential || procedure == .acFirst || procedure == .acRefine
         var data: [Int32] = [], dc: [Int] = [], ac: [Int] = []
+        func spec(_ defined: JPEGHuffmanSpec?, isAC: Bool, index: Int) throws(DecodingError) -> JPEGHuffmanSpec {
+            guard let spec = defined ?? JPEGStandardTables.spec(isAC: isAC, index: index) else {
+                throw .invalidData("JPEG scan uses an undefined Huffman table")
+            }
+            return spec
+        }
         for (i, c) in h.components.enumerated() {
             dc.append(needsDC ? data.count : -1)
-            if needsDC { data += try JPEGHuffmanTable(scan.dcTables[i] ?? JPEGStandardTables.spec(isAC: false, index: c.dcTable), isDC: true).data }
+            if needsDC { data += try JPEGHuffmanTable(spec(scan.dcTables[i], isAC: false, index: c.dcTable), isDC: true).data }
             ac.append(needsAC ? data.count : -1)
-            if needsAC { data += try JPEGHuffmanTable(scan.acTables[i] ?? JPEGStandardTables.spec(isAC: true, index: c.acTable), isDC: false).data }
+            if needsAC { data += try JPEGHuffmanTable(spec(scan.acTables[i], isAC: true, index: c.acTable), isDC: false).data }
         }
         tables = data
         dcTable = dc
