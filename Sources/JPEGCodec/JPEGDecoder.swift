@@ -19,19 +19,9 @@ public final class JPEGDecoder: ImageDecoding {
         container = JPEGContainer(options: options)
     }
 
-    /// Runs `body`, remembering the first error so that every later call repeats it.
-    private func sticky<R>(_ body: () throws(DecodingError) -> R) throws(DecodingError) -> R {
-        if let error { throw error }
-        do {
-            return try body()
-        } catch {
-            self.error = error
-            throw error
-        }
-    }
 
     public func advance(_ input: InputBuffer) throws(DecodingError) {
-        try sticky { () throws(DecodingError) in try container.parse(input) }
+        try DecodingError.sticky(&error) { () throws(DecodingError) in try container.parse(input) }
         if options.decodesImmediately, frameCount > 0 { _ = try decodePixels(input) }
     }
 
@@ -77,7 +67,7 @@ public final class JPEGDecoder: ImageDecoding {
     public func streamingThumbnail(at index: Int, width: Int, height: Int,
                                    input: InputBuffer) throws(DecodingError) -> DecodedImage? {
         guard index == 0, let frame = container.frame, pixelDecoder?.finished != true else { return nil }
-        return try sticky { () throws(DecodingError) -> DecodedImage? in
+        return try DecodingError.sticky(&error) { () throws(DecodingError) -> DecodedImage? in
             _ = try options.limits.checkedRasterBytes(width: width, height: height, bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
             guard let first = container.scans.first else {
                 return DecodedImage(raster: Raster(width: width, height: height, bytesPerPixel: 4), finalRowCount: 0, options: options)
@@ -111,7 +101,7 @@ public final class JPEGDecoder: ImageDecoding {
 
     /// Decodes the pixels as far as the input allows; nil before the first scan.
     private func decodePixels(_ input: InputBuffer) throws(DecodingError) -> JPEGPixelDecoder? {
-        try sticky { () throws(DecodingError) -> JPEGPixelDecoder? in
+        try DecodingError.sticky(&error) { () throws(DecodingError) -> JPEGPixelDecoder? in
             guard let frame = container.frame, let first = container.scans.first else { return nil }
             if pixelDecoder == nil {
                 // The container has checked the image and coefficient sizes against the limits.
