@@ -19,7 +19,8 @@
 # where sampling is 444 422 440 420 411 (4x1) 410 (4x2), gray, rgb, or s<HxV>-<HxV>-<HxV>;
 # options are prog, arith, opt, baseline (8-bit tables forced), rst<N>row, rst<N>b,
 # noninterleaved (one scan per component), progcustom (the scan script below), icc-<N>chunk[s];
-# jpegtran copies add -jt-<what>; exif-orientation-<N>-<le|be>-24x16.jpg.
+# jpegtran copies add -jt-<what>; arithmetic copies whose scans use conditioning tables 4–15 add
+# -tables-4-15; exif-orientation-<N>-<le|be>-24x16.jpg.
 # Every file is checked before the script ends: its markers must be what its name says (SOF
 # type, sampling factors, DRI, 16-bit DQT, scans, Adobe transform, Exif orientation, ICC chunks
 # and bytes), djpeg must decode it without a warning, and jpegtran and Exif copies must decode
@@ -200,6 +201,34 @@ def jpegtran(base, what, *args, sof):
     return name
 
 
+def with_arith_selectors(base):
+    """Fixture `base` (arithmetic-coded) with every scan's conditioning table selectors moved
+    from 0/1 to 4/9 (DC) and 7/13 (AC): libjpeg accepts selectors up to 15 (NUM_ARITH_TBLS), and
+    tables no DAC defines have the same defaults (L=0, U=1, Kx=5), so the pixels stay the same."""
+    data = bytearray((OUT / base).read_bytes())
+    pos, scans = 2, 0
+    while pos + 4 <= len(data):
+        assert data[pos] == 0xFF, (base, pos)
+        code, length = data[pos + 1], data[pos + 2] << 8 | data[pos + 3]
+        if code == 0xD9:
+            break
+        if code == 0xDA:
+            for i in range(data[pos + 4]):
+                t = pos + 6 + 2 * i
+                data[t] = (4 + 5 * (data[t] >> 4)) << 4 | (7 + 6 * (data[t] & 15))
+            scans += 1
+            pos += 2 + length
+            while not (data[pos] == 0xFF and data[pos + 1] not in (0x00, *range(0xD0, 0xD8))):
+                pos += 1
+            continue
+        pos += 2 + length
+    assert scans > 0, base
+    name = base[:-4] + "-tables-4-15.jpg"
+    (OUT / name).write_bytes(bytes(data))
+    MADE[name] = {"expect": dict(MADE[base]["expect"]), "same_pixels_as": (base, djpeg(OUT / base)["sha"])}
+    return name
+
+
 def app1_exif(orientation, big_endian):
     """APP1 'Exif\\0\\0' + a TIFF structure whose IFD0 holds only Orientation (274, SHORT)."""
     e = ">" if big_endian else "<"
@@ -327,6 +356,8 @@ jpegtran("q75-420-48x40.jpg", "rst4b", "-restart", "4B", sof=0xC0)
 jpegtran("q90-420-64x64.jpg", "arith", "-arithmetic", sof=0xC9)
 jpegtran("q75-422-33x17.jpg", "prog-arith", "-progressive", "-arithmetic", sof=0xCA)
 jpegtran("q75-444-33x17.jpg", "rst1row", "-restart", "1", sof=0xC0)
+with_arith_selectors("q90-420-64x64-jt-arith.jpg")
+with_arith_selectors("q75-422-33x17-jt-prog-arith.jpg")
 
 # RGB without colour transform (Adobe APP14 transform 0).
 cjpeg(B, 75, "rgb")

@@ -249,10 +249,12 @@ def canonical_rgba(channels, samples):
     return bytes(out)
 
 
-def djpeg(path):
-    """-> dict(status ok|warning|error|timeout|crash, size, sha, md5 (of the PNM), pnm ('P6 WxH'), msg)"""
+def djpeg(path, scale=None):
+    """-> dict(status ok|warning|error|timeout|crash, size, sha, md5 (of the PNM), pnm ('P6 WxH'), msg)
+    `scale`: djpeg's -scale M/N (libjpeg's scaled IDCT), else full size."""
+    args = [*DJPEG_ARGS, "-scale", scale] if scale else DJPEG_ARGS
     try:
-        p = subprocess.run([DJPEG, *DJPEG_ARGS, str(path)], capture_output=True, timeout=60, preexec_fn=limits)
+        p = subprocess.run([DJPEG, *args, str(path)], capture_output=True, timeout=60, preexec_fn=limits)
     except subprocess.TimeoutExpired:
         return {"status": "timeout", "msg": "timeout after 60 s"}
     msg = clean(p.stderr.decode("utf-8", "replace").strip())
@@ -482,6 +484,37 @@ def do_fixtures():
     title = "Generated JPEG fixtures (paths relative to Conformance/); made by scripts/make_jpeg_fixtures.sh."
     d = frame_manifest(files, CONF, MANIFESTS / "fixtures-jpeg.tsv", title)
     info_manifest(files, CONF, MANIFESTS / "fixtures-jpeg-info.tsv", title, d)
+    scaled_manifest(files, CONF, MANIFESTS / "fixtures-jpeg-scaled.tsv", title)
+
+
+SCALES = ["1/2", "1/4", "1/8"]
+SCALED_COLUMNS = ["path", "scale", "size", "sha256", "reference", "note"]
+
+
+def scaled_manifest(files, base, out, title):
+    """fixtures-jpeg-scaled.tsv: every fixture djpeg decodes, at each of libjpeg's reduced
+    scales (the scaled IDCTs and upsampling that thumbnails use)."""
+    rows = []
+    for f in files:
+        rel = f.relative_to(base).as_posix()
+        for scale in SCALES:
+            r = djpeg(f, scale)
+            if r["status"] not in ("ok", "warning"):
+                continue
+            note = []
+            smoothed = incomplete_components(parse_jpeg(f.read_bytes()))
+            if smoothed:
+                note.append("block smoothing shapes this image (component(s) %s incomplete)" % ",".join(map(str, smoothed)))
+            if r["status"] == "warning":
+                note.append("djpeg exit 2: " + r["msg"])
+            rows.append((rel, scale, r["size"], r["sha"], "djpeg", "; ".join(note) or "-"))
+    header = [
+        title,
+        "Scaled decodes: %s: `djpeg %s -scale M/N FILE` for M/N in %s, made canonical as in"
+        % (djpeg_version(), " ".join(DJPEG_ARGS), ", ".join(SCALES)),
+        "  fixtures-jpeg.tsv. Files djpeg refuses are left out. Made by Conformance/scripts/make_jpeg_manifests.py.",
+    ]
+    write_tsv(out, header, SCALED_COLUMNS, rows)
 
 
 def main(argv):

@@ -39,3 +39,19 @@ public struct DecodingError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String { "\(kind.rawValue): \(detail)" }
 }
+
+extension DecodingError {
+    /// Runs `body` unless `first` already holds an error, which is then thrown again; the first
+    /// error `body` throws is kept in `first`. This is how a decoder's errors stay sticky: once
+    /// its data is known bad, every later call gives the same error. `body` must not touch `first`.
+    @inlinable
+    public static func sticky<R>(_ first: inout DecodingError?, _ body: () throws(DecodingError) -> R) throws(DecodingError) -> R {
+        if let known = first { throw known }
+        do {
+            return try body()
+        } catch {
+            first = error
+            throw error
+        }
+    }
+}

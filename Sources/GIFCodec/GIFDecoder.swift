@@ -29,13 +29,7 @@ public final class GIFDecoder: ImageDecoding {
     /// ``DecodingOptions/decodesImmediately`` the frames are decoded as well; an error in a
     /// frame's image data is kept by that frame and thrown when its image is asked for.
     public func advance(_ input: InputBuffer) throws(DecodingError) {
-        if let error { throw error }
-        do {
-            try container.parse(input)
-        } catch {
-            self.error = error
-            throw error
-        }
+        try DecodingError.sticky(&error) { () throws(DecodingError) in try container.parse(input) }
         if options.decodesImmediately, frameCount > 0 {
             _ = try? composite(AnimationCanvas.immediateTarget(canvas, frameCount: frameCount), input, makeImage: false)
         }

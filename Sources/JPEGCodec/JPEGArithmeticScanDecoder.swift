@@ -197,76 +197,55 @@ struct JPEGArithmeticScanDecoder {
             swap(&local, &stream)
             swap(&stats, &statistics)
         }
-        let perLine = coefficients.blocksPerLine, rows = coefficients.blockRows
+        let grid = coefficients.grid, subsetting = coefficients.isSubset
         let blocks = layout.blocks, widths = layout.widths, heights = layout.heights
         let margin = margin, mcusPerLine = mcusPerLine
         let first = nextMCU
         var n = first
-        Self.withCoefficientBases(&coefficients) { bases in
+        let keptNaturals = grid.keptNaturals
+        coefficients.withBases { bases in
             local.withBytes { position, bytes in
                 stats.withUnsafeMutableBufferPointer { st in
                     JPEGQMTable.entries.withUnsafeBufferPointer { table in
                         naturalOrder.withUnsafeBufferPointer { zigzag in
-                            var d = JPEGArithmeticDecoder(registers: registers, position: position, bytes: bytes, table: table.baseAddress!)
-                            var mx = n % mcusPerLine, my = n / mcusPerLine
-                            repeat {
-                                for b in blocks {
-                                    let x = mx * widths[b.scanComponent] + b.dx
-                                    var y = my * heights[b.scanComponent] + b.dy
-                                    if y >= rows[b.component] { y %= rows[b.component] }
-                                    let block = bases[b.component]! + (y * perLine[b.component] + x) * 64
-                                    decodeBlock(block, b.scanComponent, &d, st.baseAddress!, zigzag.baseAddress!)
-                                    if halted { break }
+                            keptNaturals.withUnsafeBufferPointer { naturals in
+                                withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { scratch in
+                                    scratch.initialize(repeating: 0)
+                                    var d = JPEGArithmeticDecoder(registers: registers, position: position, bytes: bytes, table: table.baseAddress!)
+                                    var mx = n % mcusPerLine, my = n / mcusPerLine
+                                    repeat {
+                                        for b in blocks {
+                                            let x = mx * widths[b.scanComponent] + b.dx
+                                            let y = my * heights[b.scanComponent] + b.dy
+                                            let record = bases[b.component]! + grid.offset(b.component, x: x, y: y)
+                                            let keptCount = subsetting ? grid.keptCounts[b.component] : 0
+                                            if keptCount > 0 {
+                                                let kept = naturals.baseAddress! + 64 &* b.component
+                                                JPEGCoefficientSubset.expand(record, keptCount: keptCount, kept: kept, into: scratch.baseAddress!)
+                                                decodeBlock(scratch.baseAddress!, b.scanComponent, &d, st.baseAddress!, zigzag.baseAddress!)
+                                                JPEGCoefficientSubset.compact(scratch.baseAddress!, keptCount: keptCount, kept: kept, into: record)
+                                            } else {
+                                                decodeBlock(record, b.scanComponent, &d, st.baseAddress!, zigzag.baseAddress!)
+                                            }
+                                            if halted { break }
+                                        }
+                                        n += 1
+                                        mx += 1
+                                        if mx == mcusPerLine {
+                                            mx = 0
+                                            my += 1
+                                        }
+                                    } while n < runEnd && !halted && (dataEnded || bytes.count - d.position >= margin)
+                                    registers = d.registers
+                                    position = d.position
                                 }
-                                n += 1
-                                mx += 1
-                                if mx == mcusPerLine {
-                                    mx = 0
-                                    my += 1
-                                }
-                            } while n < runEnd && !halted && (dataEnded || bytes.count - d.position >= margin)
-                            registers = d.registers
-                            position = d.position
+                            }
                         }
                     }
                 }
             }
         }
         return n - first
-    }
-
-    /// Calls `body` with the first coefficient of each component (a frame has at most four);
-    /// their storage is moved out of `coefficients` meanwhile, so that no buffer is copied.
-    private static func withCoefficientBases<R>(_ coefficients: inout JPEGCoefficients,
-                                                _ body: (UnsafeMutablePointer<UnsafeMutablePointer<Int16>?>) -> R) -> R {
-        let count = coefficients.storage.count
-        var p0 = [Int16](), p1 = [Int16](), p2 = [Int16](), p3 = [Int16]()
-        if count > 0 { swap(&p0, &coefficients.storage[0]) }
-        if count > 1 { swap(&p1, &coefficients.storage[1]) }
-        if count > 2 { swap(&p2, &coefficients.storage[2]) }
-        if count > 3 { swap(&p3, &coefficients.storage[3]) }
-        defer {
-            if count > 0 { swap(&p0, &coefficients.storage[0]) }
-            if count > 1 { swap(&p1, &coefficients.storage[1]) }
-            if count > 2 { swap(&p2, &coefficients.storage[2]) }
-            if count > 3 { swap(&p3, &coefficients.storage[3]) }
-        }
-        return p0.withUnsafeMutableBufferPointer { b0 in
-            p1.withUnsafeMutableBufferPointer { b1 in
-                p2.withUnsafeMutableBufferPointer { b2 in
-                    p3.withUnsafeMutableBufferPointer { b3 in
-                        withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Int16>?.self, capacity: 4) { bases in
-                            bases.initialize(repeating: nil)
-                            bases[0] = b0.baseAddress
-                            bases[1] = b1.baseAddress
-                            bases[2] = b2.baseAddress
-                            bases[3] = b3.baseAddress
-                            return body(bases.baseAddress!)
-                        }
-                    }
-                }
-            }
-        }
     }
 
     /// Decodes one block of scan component `s`; `stats` is ``statistics``, `zigzag` is

@@ -1,22 +1,24 @@
 import CodecCore
 
-/// Quantized DCT coefficients (T.81 A.3.3), 64 Int16 per block in natural order, for each
-/// component: every block of the frame (multi-scan files: progressive, or sequential with one
-/// scan per component), or one MCU row's blocks (a single-scan sequential file, decoded and
-/// reconstructed a row of MCUs at a time).
+/// Quantized DCT coefficients (T.81 A.3.3), for each component: every block of the frame
+/// (multi-scan files: progressive, or sequential with one scan per component), or one MCU
+/// row's blocks (a single-scan sequential file, decoded and reconstructed a row of MCUs at a
+/// time). A block is 64 `Int16` in natural order, or, for a thumbnail's component whose scaled
+/// transform reads few coefficients, a ``JPEGCoefficientSubset`` record.
 struct JPEGCoefficients {
-    /// Per component: blocks per line, block rows held, and the blocks row-major.
-    private(set) var blocksPerLine: [Int]
-    private(set) var blockRows: [Int]
+    /// Where the blocks lie in ``storage``.
+    let grid: JPEGBlockGrid
     var storage: [[Int16]]
 
-    /// Storage for `frame`: all its blocks, or (`mcuRowOnly`) one MCU row of them. The caller
-    /// has checked the sizes against the limits.
-    init(frame: JPEGFrameHeader, mcuRowOnly: Bool) {
-        blocksPerLine = frame.components.map(\.blocksPerLine)
-        blockRows = frame.components.map { mcuRowOnly ? $0.v : $0.blockRows }
-        storage = frame.components.indices.map { i in
-            [Int16](repeating: 0, count: frame.components[i].blocksPerLine * (mcuRowOnly ? frame.components[i].v : frame.components[i].blockRows) * 64)
+    /// Storage for `frame`: all its blocks, or (`mcuRowOnly`) one MCU row of them; with
+    /// `idctSizes`, each component keeps only what its scaled transform reads
+    /// (``JPEGCoefficientSubset``). The caller has checked the sizes against the limits.
+    init(frame: JPEGFrameHeader, mcuRowOnly: Bool, idctSizes: [Int]? = nil) {
+        let subsets = frame.components.indices.map { c in idctSizes.flatMap { JPEGCoefficientSubset.kept(idctSize: $0[c]) } }
+        grid = JPEGBlockGrid(blocksPerLine: frame.components.map(\.blocksPerLine),
+                             blockRows: frame.components.map { mcuRowOnly ? $0.v : $0.blockRows }, subsets: subsets)
+        storage = frame.components.indices.map { [grid] c in
+            [Int16](repeating: 0, count: grid.blocksPerLine[c] * grid.blockRows[c] * grid.recordSizes[c])
         }
     }
 
@@ -24,6 +26,9 @@ struct JPEGCoefficients {
     static func bytes(for frame: JPEGFrameHeader) -> Int {
         frame.components.reduce(0) { $0 + $1.blocksPerLine * $1.blockRows * 128 }
     }
+
+    /// Whether any component keeps a subset of its coefficients.
+    var isSubset: Bool { grid.keptCounts.contains { $0 > 0 } }
 
     /// Sets every coefficient to zero (before an MCU row of a sequential scan is decoded).
     mutating func clear() {
@@ -35,6 +40,71 @@ struct JPEGCoefficients {
     /// The offset of block (`x`, `y`) of component `c`, with `y` taken modulo the rows held.
     @inline(__always)
     func offset(_ c: Int, x: Int, y: Int) -> Int {
-        ((y % blockRows[c]) * blocksPerLine[c] + x) * 64
+        grid.offset(c, x: x, y: y)
+    }
+
+    /// Calls `body` with the first coefficient of each component (a frame has at most four),
+    /// for a decoder that addresses blocks through ``grid``; the storage is moved out meanwhile,
+    /// so that no buffer is copied.
+    mutating func withBases<R>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<Int16>?>) -> R) -> R {
+        let count = storage.count
+        var p0 = [Int16](), p1 = [Int16](), p2 = [Int16](), p3 = [Int16]()
+        if count > 0 { swap(&p0, &storage[0]) }
+        if count > 1 { swap(&p1, &storage[1]) }
+        if count > 2 { swap(&p2, &storage[2]) }
+        if count > 3 { swap(&p3, &storage[3]) }
+        defer {
+            if count > 0 { swap(&p0, &storage[0]) }
+            if count > 1 { swap(&p1, &storage[1]) }
+            if count > 2 { swap(&p2, &storage[2]) }
+            if count > 3 { swap(&p3, &storage[3]) }
+        }
+        return p0.withUnsafeMutableBufferPointer { b0 in
+            p1.withUnsafeMutableBufferPointer { b1 in
+                p2.withUnsafeMutableBufferPointer { b2 in
+                    p3.withUnsafeMutableBufferPointer { b3 in
+                        withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Int16>?.self, capacity: 4) { bases in
+                            bases.initialize(repeating: nil)
+                            bases[0] = b0.baseAddress
+                            bases[1] = b1.baseAddress
+                            bases[2] = b2.baseAddress
+                            bases[3] = b3.baseAddress
+                            return body(bases.baseAddress!)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Where each component's blocks lie in ``JPEGCoefficients/storage``: blocks per line, block
+/// rows held, the `Int16` each block takes, and what a subset record keeps.
+struct JPEGBlockGrid {
+    let blocksPerLine: [Int]
+    let blockRows: [Int]
+    let recordSizes: [Int]
+    /// Per component, the coefficients a record keeps (0: the whole block), and their natural
+    /// indices at `64 · c` in ``keptNaturals``.
+    let keptCounts: [Int]
+    let keptNaturals: [UInt8]
+
+    init(blocksPerLine: [Int], blockRows: [Int], subsets: [[UInt8]?]) {
+        self.blocksPerLine = blocksPerLine
+        self.blockRows = blockRows
+        keptCounts = subsets.map { $0?.count ?? 0 }
+        recordSizes = subsets.map { $0.map { JPEGCoefficientSubset.recordSize(keptCount: $0.count) } ?? 64 }
+        var naturals = [UInt8](repeating: 0, count: 64 * subsets.count)
+        for (c, kept) in subsets.enumerated() {
+            for (i, n) in (kept ?? []).enumerated() { naturals[64 * c + i] = n }
+        }
+        keptNaturals = naturals
+    }
+
+    /// The offset of block (`x`, `y`) of component `c`, with `y` taken modulo the rows held.
+    @inline(__always)
+    func offset(_ c: Int, x: Int, y: Int) -> Int {
+        let rows = blockRows[c]
+        return ((y < rows ? y : y % rows) &* blocksPerLine[c] &+ x) &* recordSizes[c]
     }
 }

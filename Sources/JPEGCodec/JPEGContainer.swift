@@ -188,8 +188,8 @@ struct JPEGContainer {
             }
             latchedQuantization[c.index] = table
         }
-        let scan = JPEGScan(header: header, dcTables: header.components.map { dcTables[$0.dcTable] },
-                            acTables: header.components.map { acTables[$0.acTable] },
+        let scan = JPEGScan(header: header, dcTables: header.components.map { $0.dcTable < 4 ? dcTables[$0.dcTable] : nil },
+                            acTables: header.components.map { $0.acTable < 4 ? acTables[$0.acTable] : nil },
                             restartInterval: restartInterval, conditioning: conditioning, dataStart: position, dataEnd: nil)
         // What libjpeg-turbo refuses when a scan (or, for the first, decompression) starts is
         // refused here, at the scan's place in the file, so that the error does not depend on

@@ -7,8 +7,7 @@ import CodecCore
 public final class JPEGDecoder: ImageDecoding {
     let options: DecodingOptions
     private(set) var container: JPEGContainer
-    private var errors = StickyError()
-    public var error: DecodingError? { errors.error }
+    public private(set) var error: DecodingError?
     private var pixelDecoder: JPEGPixelDecoder?
     private var cachedProperties: (revision: Int, value: ImageProperties)?
 
@@ -20,8 +19,9 @@ public final class JPEGDecoder: ImageDecoding {
         container = JPEGContainer(options: options)
     }
 
+
     public func advance(_ input: InputBuffer) throws(DecodingError) {
-        try errors.run { () throws(DecodingError) in try container.parse(input) }
+        try DecodingError.sticky(&error) { () throws(DecodingError) in try container.parse(input) }
         if options.decodesImmediately, frameCount > 0 { _ = try decodePixels(input) }
     }
 
@@ -55,20 +55,53 @@ public final class JPEGDecoder: ImageDecoding {
             return DecodedImage(raster: Raster(width: frame.width, height: frame.height, bytesPerPixel: 4),
                                 finalRowCount: 0, options: options)
         }
-        if !decoder.finished { decoder.render(final: false) }
+        if !decoder.finished { decoder.prepareImage() }
         return DecodedImage(raster: Raster(width: frame.width, height: frame.height, bytesPerPixel: 4, pixels: decoder.pixels),
                             finalRowCount: decoder.finalRows, options: options)
     }
 
-    /// JPEG thumbnails are shrunk from the full image for now.
+    /// A thumbnail decoded at the smallest of libjpeg's IDCT scales (1/8, 1/4, 1/2, 1) that is
+    /// no smaller than `width × height`, keeping only the coefficients that scale reads, and
+    /// shrunk to the exact size as its rows come out; the full-size image is never held. Nil
+    /// (shrink the image instead) once the full image has been decoded.
     public func streamingThumbnail(at index: Int, width: Int, height: Int,
                                    input: InputBuffer) throws(DecodingError) -> DecodedImage? {
-        nil
+        guard index == 0, let frame = container.frame, pixelDecoder?.finished != true else { return nil }
+        return try DecodingError.sticky(&error) { () throws(DecodingError) -> DecodedImage? in
+            _ = try options.limits.checkedRasterBytes(width: width, height: height, bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
+            guard let first = container.scans.first else {
+                return DecodedImage(raster: Raster(width: width, height: height, bytesPerPixel: 4), finalRowCount: 0, options: options)
+            }
+            let decoder = JPEGPixelDecoder(frame: frame, firstScan: first.header,
+                                           colorSpace: JPEGColorSpace(frame: frame, metadata: container.metadata),
+                                           scaledSize: JPEGOutputGeometry.scaledSize(for: frame, fitting: width, height),
+                                           thumbnail: (width, height))
+            try decoder.decode(container, input)
+            if !decoder.finished { decoder.prepareImage() }
+            guard let shrunk = decoder.resampler else { return nil }
+            return DecodedImage(raster: shrunk.raster, finalRowCount: shrunk.finishedOutputRows, options: options)
+        }
+    }
+
+    /// The image at libjpeg's scale `scaledSize`/8 (8, 4, 2 or 1) as `djpeg -scale` gives it,
+    /// decoded afresh as thumbnails are: the scaled inverse DCTs and upsampling, and for a
+    /// buffered file only the coefficients the scaled transforms read (so without block
+    /// smoothing at the scales where those are a subset).
+    func scaledImage(scaledSize: Int, input: InputBuffer) throws(DecodingError) -> DecodedImage {
+        if let error { throw error }
+        guard let frame = container.frame, let first = container.scans.first else { throw .invalidRequest("no scan yet") }
+        let decoder = JPEGPixelDecoder(frame: frame, firstScan: first.header,
+                                       colorSpace: JPEGColorSpace(frame: frame, metadata: container.metadata),
+                                       scaledSize: scaledSize)
+        try decoder.decode(container, input)
+        if !decoder.finished { decoder.prepareImage() }
+        return DecodedImage(raster: Raster(width: decoder.width, height: decoder.height, bytesPerPixel: 4, pixels: decoder.pixels),
+                            finalRowCount: decoder.finalRows, options: options)
     }
 
     /// Decodes the pixels as far as the input allows; nil before the first scan.
     private func decodePixels(_ input: InputBuffer) throws(DecodingError) -> JPEGPixelDecoder? {
-        try errors.run { () throws(DecodingError) -> JPEGPixelDecoder? in
+        try DecodingError.sticky(&error) { () throws(DecodingError) -> JPEGPixelDecoder? in
             guard let frame = container.frame, let first = container.scans.first else { return nil }
             if pixelDecoder == nil {
                 // The container has checked the image and coefficient sizes against the limits.

@@ -100,9 +100,11 @@ struct JPEGEntropyStream {
             }
             guard let (position, code) = marker else {
                 // At the end of final input libjpeg's source manager supplies an EOI marker,
-                // which is left unread as below: every later interval is empty.
+                // which is left unread as below: every later interval is empty. The bytes
+                // staged while looking for a marker are what libjpeg skipped doing the same.
                 guard input.isFinal else { return false }
                 nextRestart = (nextRestart + 1) & 7
+                reader.reset(to: stagedEnd)
                 return true
             }
             let desired = nextRestart

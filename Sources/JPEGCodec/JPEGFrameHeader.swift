@@ -105,8 +105,10 @@ struct JPEGScanHeader: Equatable {
             && a.components.map(\.acTable) == b.components.map(\.acTable) && a.ss == b.ss && a.se == b.se && a.ah == b.ah && a.al == b.al
     }
 
-    /// Parses the payload `p` against `frame`: 1–4 components that the frame has, each once,
-    /// table selectors 0–3, and at most 10 blocks per MCU in an interleaved scan (B.2.3).
+    /// Parses the payload `p` against `frame`: 1–4 components that the frame has, each once, and
+    /// at most 10 blocks per MCU in an interleaved scan (B.2.3). Table selectors are checked when
+    /// the scan starts, for the tables it uses, as libjpeg-turbo does: Huffman tables 0–3 (0 and
+    /// 1 default to Annex K's), arithmetic conditioning 0–15 (libjpeg's `NUM_ARITH_TBLS`).
     init(_ p: [UInt8], frame: JPEGFrameHeader) throws(DecodingError) {
         guard let count = p.first.map(Int.init), (1...4).contains(count), p.count >= 4 + 2 * count else {
             throw .invalidData("JPEG scan header is malformed")
@@ -118,9 +120,7 @@ struct JPEGScanHeader: Equatable {
                   !components.contains(where: { $0.0 == index }) else {
                 throw .invalidData("JPEG scan names a component the frame lacks, or twice")
             }
-            let td = Int(tables >> 4), ta = Int(tables & 15)
-            guard td <= 3, ta <= 3 else { throw .invalidData("JPEG entropy table selector is above 3") }
-            components.append((index, td, ta))
+            components.append((index, Int(tables >> 4), Int(tables & 15)))
         }
         if count > 1 {
             let blocks = components.reduce(0) { $0 + frame.components[$1.0].h * frame.components[$1.0].v }

@@ -13,8 +13,7 @@ struct JPEGHuffmanScanDecoder {
     private let tables: [Int32]
     private let dcTable: [Int]
     private let acTable: [Int]
-    private var predictors: [Int32]
-    private var endOfBandRun = 0
+    private var state = BlockState()
     private(set) var stream: JPEGEntropyStream
     private let restartInterval: Int
     private var restartsToGo: Int
@@ -40,16 +39,21 @@ struct JPEGHuffmanScanDecoder {
         let needsDC = procedure == .sequential || procedure == .dcFirst
         let needsAC = procedure == .sequential || procedure == .acFirst || procedure == .acRefine
         var data: [Int32] = [], dc: [Int] = [], ac: [Int] = []
+        func spec(_ defined: JPEGHuffmanSpec?, isAC: Bool, index: Int) throws(DecodingError) -> JPEGHuffmanSpec {
+            guard let spec = defined ?? JPEGStandardTables.spec(isAC: isAC, index: index) else {
+                throw .invalidData("JPEG scan uses an undefined Huffman table")
+            }
+            return spec
+        }
         for (i, c) in h.components.enumerated() {
             dc.append(needsDC ? data.count : -1)
-            if needsDC { data += try JPEGHuffmanTable(scan.dcTables[i] ?? JPEGStandardTables.spec(isAC: false, index: c.dcTable), isDC: true).data }
+            if needsDC { data += try JPEGHuffmanTable(spec(scan.dcTables[i], isAC: false, index: c.dcTable), isDC: true).data }
             ac.append(needsAC ? data.count : -1)
-            if needsAC { data += try JPEGHuffmanTable(scan.acTables[i] ?? JPEGStandardTables.spec(isAC: true, index: c.acTable), isDC: false).data }
+            if needsAC { data += try JPEGHuffmanTable(spec(scan.acTables[i], isAC: true, index: c.acTable), isDC: false).data }
         }
         tables = data
         dcTable = dc
         acTable = ac
-        predictors = [Int32](repeating: 0, count: h.components.count)
         stream = JPEGEntropyStream(start: scan.dataStart)
         restartInterval = scan.restartInterval
         restartsToGo = scan.restartInterval
@@ -79,79 +83,138 @@ struct JPEGHuffmanScanDecoder {
         let end = min(limit, mcuCount)
         stream.stage(input)
         while nextMCU < end {
-            if !stream.ranOut { lastGoodMCU = nextMCU }
             if restartInterval > 0 && restartsToGo == 0 {
                 guard stream.restart(input) else { break }
-                for i in predictors.indices { predictors[i] = 0 }
-                endOfBandRun = 0
+                state = BlockState()
                 restartsToGo = restartInterval
             }
-            if !stream.canDecode(margin: Self.margin, inputFinal: false, inputCount: input.count) { stream.stage(input) }
-            guard stream.canDecode(margin: Self.margin, inputFinal: input.isFinal, inputCount: input.count) else { break }
-            if !stream.ranOut { decodeMCU(nextMCU, &coefficients) }
-            restartsToGo -= 1
-            nextMCU += 1
+            // A run of MCUs: to the limit or the end of the restart interval.
+            let runEnd = restartInterval > 0 ? min(end, nextMCU + restartsToGo) : end
+            let count: Int
+            if stream.ranOut {
+                count = runEnd - nextMCU   // the rest of the interval stays empty
+            } else {
+                if !stream.canDecode(margin: Self.margin, inputFinal: false, inputCount: input.count) { stream.stage(input) }
+                guard stream.canDecode(margin: Self.margin, inputFinal: input.isFinal, inputCount: input.count) else { break }
+                let ended = stream.isDataEnded(inputFinal: input.isFinal, inputCount: input.count)
+                count = decodeRun(upTo: runEnd, dataEnded: ended, &coefficients)
+            }
+            restartsToGo -= count
+            nextMCU += count
         }
         return nextMCU > start
     }
 
-    private mutating func decodeMCU(_ n: Int, _ coefficients: inout JPEGCoefficients) {
-        let mx = n % mcusPerLine, my = n / mcusPerLine
-        // The stream is moved out while its reader is in use, so that the block decoders may
-        // update the predictors and the end-of-band run (no copy of its buffer is made).
+    /// Decodes MCUs from ``nextMCU`` (at least one, whose margin the caller has checked) up to
+    /// `runEnd`, all of one restart interval, while the margin holds or the data has ended, and
+    /// until an MCU reads past the data. Returns how many MCUs it decoded. The buffers are
+    /// acquired once for the run and the bit reader is a local (so that it stays in registers
+    /// while coefficients are stored): this is the hot loop.
+    private mutating func decodeRun(upTo runEnd: Int, dataEnded: Bool, _ coefficients: inout JPEGCoefficients) -> Int {
+        let grid = coefficients.grid, subsetting = coefficients.isSubset
+        let blocks = layout.blocks, widths = layout.widths, heights = layout.heights
+        let mcusPerLine = mcusPerLine, tables = tables, dcTable = dcTable, acTable = acTable
+        let first = nextMCU
+        var n = first, lastGood = lastGoodMCU, state = state
+        // The stream is moved out while its reader is in use (no copy of its buffer is made).
         var local = JPEGEntropyStream(start: 0)
         swap(&local, &stream)
         defer { swap(&local, &stream) }
-        let tables = tables
-        tables.withUnsafeBufferPointer { t in
-            naturalOrder.withUnsafeBufferPointer { zigzag in
-                for b in layout.blocks {
-                    let x = mx * layout.widths[b.scanComponent] + b.dx, y = my * layout.heights[b.scanComponent] + b.dy
-                    let offset = coefficients.offset(b.component, x: x, y: y)
-                    coefficients.storage[b.component].withUnsafeMutableBufferPointer { all in
-                        let block = all.baseAddress! + offset
-                        local.withReader { reader, bytes in
-                            decodeBlock(block, scanComponent: b.scanComponent, t.baseAddress!, zigzag.baseAddress!, &reader, bytes)
+        let keptNaturals = grid.keptNaturals
+        coefficients.withBases { bases in
+            local.withReader { reader, bytes in
+                tables.withUnsafeBufferPointer { t in
+                    naturalOrder.withUnsafeBufferPointer { zigzag in
+                        keptNaturals.withUnsafeBufferPointer { naturals in
+                            withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { scratch in
+                                scratch.initialize(repeating: 0)
+                                var r = reader
+                                var mx = n % mcusPerLine, my = n / mcusPerLine
+                                repeat {
+                                    lastGood = n
+                                    for b in blocks {
+                                        let x = mx &* widths[b.scanComponent] &+ b.dx, y = my &* heights[b.scanComponent] &+ b.dy
+                                        let record = bases[b.component]! + grid.offset(b.component, x: x, y: y)
+                                        let s = b.scanComponent
+                                        let dc = t.baseAddress! + max(dcTable[s], 0), ac = t.baseAddress! + max(acTable[s], 0)
+                                        let keptCount = subsetting ? grid.keptCounts[b.component] : 0
+                                        if keptCount > 0 {
+                                            let kept = naturals.baseAddress! + 64 &* b.component
+                                            JPEGCoefficientSubset.expand(record, keptCount: keptCount, kept: kept, into: scratch.baseAddress!)
+                                            decodeBlock(scratch.baseAddress!, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
+                                            JPEGCoefficientSubset.compact(scratch.baseAddress!, keptCount: keptCount, kept: kept, into: record)
+                                        } else {
+                                            decodeBlock(record, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
+                                        }
+                                    }
+                                    n &+= 1
+                                    mx &+= 1
+                                    if mx == mcusPerLine {
+                                        mx = 0
+                                        my &+= 1
+                                    }
+                                } while n < runEnd && r.count >= r.zeroBitsRead
+                                    && (dataEnded || bytes.count &- r.position >= Self.margin)
+                                reader = r
+                            }
                         }
                     }
                 }
             }
         }
+        self.state = state
+        lastGoodMCU = lastGood
+        return n - first
     }
 
-    /// Decodes one block; `tables` is ``tables``, `zigzag` is ``naturalOrder``.
-    private mutating func decodeBlock(_ block: UnsafeMutablePointer<Int16>, scanComponent s: Int, _ tables: UnsafePointer<Int32>,
-                                      _ zigzag: UnsafePointer<Int>, _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+    /// The decoding state carried from block to block within a restart interval: the DC
+    /// predictions of the scan components (F.2.1.3.1) and the end-of-band run (G.1.2.2).
+    struct BlockState {
+        var predictors = SIMD4<Int32>()
+        var endOfBandRun = 0
+    }
+
+    /// Decodes one block of scan component `s` with its DC and AC tables (``JPEGHuffmanTable/data``
+    /// runs); `zigzag` is ``naturalOrder``.
+    @inline(__always)
+    private func decodeBlock(_ block: UnsafeMutablePointer<Int16>, _ s: Int, _ dc: UnsafePointer<Int32>, _ ac: UnsafePointer<Int32>,
+                             _ zigzag: UnsafePointer<Int>, _ state: inout BlockState,
+                             _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
         switch procedure {
         case .sequential:
-            decodeDC(block, s, tables + dcTable[s], shift: 0, &reader, bytes)
-            JPEGHuffmanScanDecoder.decodeSequentialAC(block, tables + acTable[s], zigzag, &reader, bytes)
+            Self.decodeDC(block, s, dc, shift: 0, &state, &reader, bytes)
+            Self.decodeSequentialAC(block, ac, zigzag, &reader, bytes)
         case .dcFirst:
-            decodeDC(block, s, tables + dcTable[s], shift: header.al, &reader, bytes)
+            Self.decodeDC(block, s, dc, shift: header.al, &state, &reader, bytes)
         case .dcRefine:
             if reader.read(1, bytes) != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << header.al) }
         case .acFirst:
-            decodeACFirst(block, tables + acTable[s], zigzag, &reader, bytes)
+            decodeACFirst(block, ac, zigzag, &state.endOfBandRun, &reader, bytes)
         case .acRefine:
-            decodeACRefine(block, tables + acTable[s], zigzag, &reader, bytes)
+            decodeACRefine(block, ac, zigzag, &state.endOfBandRun, &reader, bytes)
         }
     }
 
     /// F.2.2.1 (G.1.2.1 for a first DC scan): the DC difference, added to the predictor,
     /// stored shifted left by Al.
-    private mutating func decodeDC(_ block: UnsafeMutablePointer<Int16>, _ s: Int, _ table: UnsafePointer<Int32>, shift: Int,
-                                   _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+    @inline(__always)
+    private static func decodeDC(_ block: UnsafeMutablePointer<Int16>, _ s: Int, _ table: UnsafePointer<Int32>, shift: Int,
+                                 _ state: inout BlockState, _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
         let size = JPEGHuffmanTable.decode(table, &reader, bytes)
         let diff = size == 0 ? 0 : extend(Int32(reader.read(size, bytes)), size)
-        predictors[s] = predictors[s] &+ diff
-        block[0] = Int16(truncatingIfNeeded: predictors[s] &<< Int32(shift))
+        let prediction = state.predictors[s] &+ diff
+        state.predictors[s] = prediction
+        block[0] = Int16(truncatingIfNeeded: prediction &<< Int32(shift))
     }
 
     /// F.2.2.2: the AC coefficients of a sequential block, run lengths and ZRL included. A code
     /// whose appended bits fit the 9-bit lookahead is taken whole from the fast table.
     private static func decodeSequentialAC(_ block: UnsafeMutablePointer<Int16>, _ table: UnsafePointer<Int32>,
                                            _ zigzag: UnsafePointer<Int>,
-                                           _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+                                           _ bits: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+        // A local copy, so that the coefficient stores cannot alias the reader's state.
+        var reader = bits
+        defer { bits = reader }
         let fast = table + JPEGHuffmanTable.fastACBase
         var k = 1
         while k < 64 {
@@ -178,9 +241,9 @@ struct JPEGHuffmanScanDecoder {
     }
 
     /// G.1.2.2: the first scan of a spectral band, with end-of-band runs.
-    private mutating func decodeACFirst(_ block: UnsafeMutablePointer<Int16>, _ table: UnsafePointer<Int32>,
-                                        _ zigzag: UnsafePointer<Int>,
-                                        _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+    private func decodeACFirst(_ block: UnsafeMutablePointer<Int16>, _ table: UnsafePointer<Int32>,
+                               _ zigzag: UnsafePointer<Int>, _ endOfBandRun: inout Int,
+                               _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
         if endOfBandRun > 0 { endOfBandRun -= 1; return }
         var k = header.ss
         while k <= header.se {
@@ -204,9 +267,9 @@ struct JPEGHuffmanScanDecoder {
     /// G.1.2.3: a refinement scan of a spectral band. Coefficients already nonzero take a
     /// correction bit (added away from zero when set, once: a bit already applied is not
     /// applied again); a newly nonzero one becomes ±2^Al at the position its run reaches.
-    private mutating func decodeACRefine(_ block: UnsafeMutablePointer<Int16>, _ table: UnsafePointer<Int32>,
-                                         _ zigzag: UnsafePointer<Int>,
-                                         _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+    private func decodeACRefine(_ block: UnsafeMutablePointer<Int16>, _ table: UnsafePointer<Int32>,
+                                _ zigzag: UnsafePointer<Int>, _ endOfBandRun: inout Int,
+                                _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
         let p1 = Int16(truncatingIfNeeded: 1 << header.al), m1 = Int16(truncatingIfNeeded: -1 << header.al)
         var k = header.ss
         func correct(_ coefficient: UnsafeMutablePointer<Int16>, _ reader: inout MSBBitReader) {

@@ -8,7 +8,7 @@ import CodecCore
 /// are magnitude categories 0–15. A bit string that is no code of the table decodes as symbol 0
 /// after 17 bits (libjpeg warns "corrupt data" and goes on so).
 struct JPEGHuffmanTable {
-    static let lookaheadBits = 9
+    static let lookaheadBits = 11
     /// The table as one run of Int32, so that a scan keeps all its tables in one array and the
     /// hot loop reads them through a pointer: per 9-bit prefix (512 entries) `length << 8 |
     /// symbol` when a code of `length` ≤ 9 bits starts the prefix, else `10 << 8` (decode on from

@@ -8,15 +8,27 @@ import CodecCore
 /// file (progressive, or one scan per component) collects every scan's coefficients (T.81
 /// G.1.1's coefficient buffer) and is reconstructed when an image is asked for: after the last
 /// scan the final image, before it the image the scans so far give.
+///
+/// A thumbnail decoder renders at the smallest of libjpeg's scales (1/8, 1/4, 1/2, 1) that is
+/// no smaller than the thumbnail, keeps only the coefficients that scale's inverse DCT reads
+/// (``JPEGCoefficientSubset``), and passes its rows to a ``StreamingResampler`` instead of
+/// keeping an image.
 final class JPEGPixelDecoder {
     private let frame: JPEGFrameHeader
     private let buffered: Bool
+    private let geometry: JPEGOutputGeometry
     private var coefficients: JPEGCoefficients
     private var renderer: JPEGRenderer?
     private let colorSpace: JPEGColorSpace
-    /// The image, RGBA8, and the rows of it that are final.
+    /// The image, RGBA8 (empty for a thumbnail), and the rows of it that are final.
     private(set) var pixels: [UInt8]
     private(set) var finalRows = 0
+    /// Rows from ``finalRows`` up to this one have not been written yet and hold whatever the
+    /// allocator gave: they are cleared only when a partial image is asked for.
+    private var unwrittenRowsEnd: Int
+    /// A thumbnail's resampler, and the rows of one MCU row at the scale rendered.
+    private(set) var resampler: StreamingResampler?
+    private var mcuRowPixels: [UInt8] = []
     /// The scans whose quantization tables the renderer has latched, and those tables.
     private var scansLatched = 0
     private var latchedQuantization: [[UInt16]?] = []
@@ -34,24 +46,41 @@ final class JPEGPixelDecoder {
     private var mcusDecoded = 0
     private var renderedMCUs = -1
 
-    /// A decoder for `frame`; the caller has checked the image and coefficient sizes against
-    /// the limits.
-    init(frame: JPEGFrameHeader, firstScan: JPEGScanHeader, colorSpace: JPEGColorSpace) {
+    /// A decoder for `frame` at libjpeg's scale `scaledSize`/8 (8, 4, 2 or 1), of the image or
+    /// (`thumbnail`) of a thumbnail of that size, which the scaled image is no smaller than; the
+    /// caller has checked the image, thumbnail and coefficient sizes against the limits.
+    init(frame: JPEGFrameHeader, firstScan: JPEGScanHeader, colorSpace: JPEGColorSpace,
+         scaledSize: Int = 8, thumbnail: (width: Int, height: Int)? = nil) {
         self.frame = frame
         self.colorSpace = colorSpace
         buffered = frame.isProgressive || firstScan.components.count < frame.components.count
-        coefficients = JPEGCoefficients(frame: frame, mcuRowOnly: !buffered)
         progression = JPEGProgression(componentCount: frame.components.count)
-        pixels = [UInt8](repeating: 0, count: frame.width * frame.height * 4)
+        geometry = JPEGOutputGeometry(frame: frame, scaledSize: scaledSize)
+        coefficients = JPEGCoefficients(frame: frame, mcuRowOnly: !buffered, idctSizes: buffered ? geometry.idctSizes : nil)
+        if let thumbnail {
+            resampler = StreamingResampler(inputWidth: geometry.width, inputHeight: geometry.height,
+                                           outputWidth: thumbnail.width, outputHeight: thumbnail.height)
+            mcuRowPixels = [UInt8](repeating: 0, count: geometry.mcuRowHeight * geometry.width * 4)
+            pixels = []
+        } else {
+            let count = geometry.width * geometry.height * 4
+            pixels = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        }
+        unwrittenRowsEnd = geometry.height
     }
 
+    /// The output size at the scale decoded.
+    var width: Int { geometry.width }
+    var height: Int { geometry.height }
+
     /// Whether every scan is decoded and the image is final.
-    var finished: Bool { finalRows == frame.height }
+    var finished: Bool { finalRows == geometry.height }
 
     /// Decodes as far as the input allows. `container` has the scans known so far.
     func decode(_ container: JPEGContainer, _ input: InputBuffer) throws(DecodingError) {
         if renderer == nil {
-            renderer = try JPEGRenderer(frame: frame, colorSpace: colorSpace, quantization: container.latchedQuantization)
+            renderer = try JPEGRenderer(frame: frame, colorSpace: colorSpace, quantization: container.latchedQuantization,
+                                        geometry: geometry)
         }
         if container.scans.count != scansLatched {
             latchedQuantization = container.latchedQuantization
@@ -66,6 +95,10 @@ final class JPEGPixelDecoder {
             }
             guard var decoder = scan else { return }
             scan = nil
+            if readsNoCoefficient(of: info.header) {
+                scanIndex += 1
+                continue
+            }
             if buffered {
                 let before = decoder.nextMCU
                 _ = decoder.decode(input, into: &coefficients, until: decoder.mcuCount)
@@ -82,6 +115,15 @@ final class JPEGPixelDecoder {
             if !buffered { return }
         }
         if buffered && container.ended { render(final: true) }
+    }
+
+    /// Whether the scaled inverse DCTs read nothing `scan` codes: a progressive AC scan (one
+    /// component, G.1.1.1) of a component rendered 1×1, which reads the DC alone. Scans are coded
+    /// independently (each restarts its entropy decoder and, for refinement, reads only its own
+    /// component's earlier bits), so such a scan is skipped whole; a thumbnail of a progressive
+    /// file then decodes little more than its DC scans for the luma.
+    private func readsNoCoefficient(of scan: JPEGScanHeader) -> Bool {
+        frame.isProgressive && scan.ss > 0 && scan.components.allSatisfy { geometry.idctSizes[$0.index] == 1 }
     }
 
     /// Sequential single scan: each MCU row is decoded, reconstructed, and its predecessor's
@@ -101,30 +143,64 @@ final class JPEGPixelDecoder {
             guard decoder.nextMCU == end else { return }
             renderer.reconstruct(mcuRow: m, from: coefficients)
             rowsReconstructed += 1
-            pixels.withUnsafeMutableBufferPointer { out in
-                if m > 0 { renderer.emit(mcuRow: m - 1, into: out.baseAddress!) }
-                if m == frame.mcuRows - 1 { renderer.emit(mcuRow: m, into: out.baseAddress!) }
+            if m > 0 { write(mcuRow: m - 1, &renderer) }
+            if m == frame.mcuRows - 1 { write(mcuRow: m, &renderer) }
+        }
+    }
+
+    /// Writes the rows of MCU row `m` to the image or the resampler, and counts them final
+    /// unless they are not (`final` false: a buffered file's image before its last scan).
+    private func write(mcuRow m: Int, _ renderer: inout JPEGRenderer, final: Bool = true) {
+        let rows = renderer.outputRows(ofMCURow: m)
+        if var shrinking = resampler {
+            resampler = nil
+            defer { resampler = shrinking }
+            mcuRowPixels.withUnsafeMutableBufferPointer { out in
+                renderer.emit(mcuRow: m, into: out.baseAddress!, firstRow: rows.lowerBound)
+                for y in rows {
+                    shrinking.accumulate(out.baseAddress! + (y - rows.lowerBound) * geometry.width * 4, count: geometry.width, x: 0, y: y)
+                }
             }
-            finalRows = m == frame.mcuRows - 1 ? frame.height : renderer.outputRows(ofMCURow: m - 1).upperBound
+            if final { shrinking.markFinal(rows: rows.upperBound) }
+        } else {
+            pixels.withUnsafeMutableBufferPointer { out in renderer.emit(mcuRow: m, into: out.baseAddress!) }
+        }
+        finalRows = rows.upperBound
+    }
+
+    /// Makes the image show what has been decoded: buffered files are reconstructed from the
+    /// coefficients so far; the rows a sequential file has not reached yet are cleared.
+    func prepareImage() {
+        if buffered {
+            render(final: false)
+        } else if finalRows < unwrittenRowsEnd, !pixels.isEmpty {
+            let rowBytes = geometry.width * 4
+            pixels.withUnsafeMutableBufferPointer { p in
+                (p.baseAddress! + finalRows * rowBytes).update(repeating: 0, count: (unwrittenRowsEnd - finalRows) * rowBytes)
+            }
+            unwrittenRowsEnd = finalRows
         }
     }
 
     /// Buffered files: reconstructs the whole image from the coefficients so far, unless it
     /// already shows them. `final` marks the image as the finished one.
-    func render(final: Bool) {
+    private func render(final: Bool) {
         guard buffered, renderedMCUs != mcusDecoded || (final && !finished), var renderer else { return }
         self.renderer = nil
         defer { self.renderer = renderer }
-        let smoothing = JPEGBlockSmoothing(frame: frame, quantization: latchedQuantization, progression: progression,
-                                           lastGoodMCURow: lastGoodMCURow)
-        pixels.withUnsafeMutableBufferPointer { out in
-            for m in 0..<frame.mcuRows {
-                renderer.reconstruct(mcuRow: m, from: coefficients, smoothing: smoothing)
-                if m > 0 { renderer.emit(mcuRow: m - 1, into: out.baseAddress!) }
-            }
-            renderer.emit(mcuRow: frame.mcuRows - 1, into: out.baseAddress!)
+        // Smoothing reads whole neighbouring blocks, which a thumbnail's subsets do not keep.
+        let smoothing = coefficients.isSubset ? nil
+            : JPEGBlockSmoothing(frame: frame, quantization: latchedQuantization, progression: progression, lastGoodMCURow: lastGoodMCURow)
+        if let shrinking = resampler {
+            resampler = StreamingResampler(inputWidth: shrinking.inputWidth, inputHeight: shrinking.inputHeight,
+                                           outputWidth: shrinking.outputWidth, outputHeight: shrinking.outputHeight)
         }
+        for m in 0..<frame.mcuRows {
+            renderer.reconstruct(mcuRow: m, from: coefficients, smoothing: smoothing)
+            if m > 0 { write(mcuRow: m - 1, &renderer, final: final) }
+        }
+        write(mcuRow: frame.mcuRows - 1, &renderer, final: final)
         renderedMCUs = mcusDecoded
-        finalRows = final ? frame.height : 0
+        finalRows = final ? geometry.height : 0
     }
 }

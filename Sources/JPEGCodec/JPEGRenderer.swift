@@ -33,6 +33,8 @@ enum JPEGColorSpace: Equatable {
 struct JPEGRenderer {
     let frame: JPEGFrameHeader
     let colorSpace: JPEGColorSpace
+    /// The output and sample sizes at the scale rendered.
+    let geometry: JPEGOutputGeometry
     private let methods: [JPEGUpsampler.Method]
     /// Per component, the dequantization multipliers as libjpeg-turbo keeps them (Int16), from
     /// the table latched at the component's first scan.
@@ -43,13 +45,17 @@ struct JPEGRenderer {
     /// One upsampled row per component.
     private var rows: [[UInt8]]
 
-    /// The upsampling of each component of `frame`; fails as libjpeg-turbo does (when
-    /// decompression starts) on sampling factors it cannot upsample.
-    static func upsampling(_ frame: JPEGFrameHeader) throws(DecodingError) -> [JPEGUpsampler.Method] {
+    /// The upsampling of each component of `frame` at `geometry`'s scale (full size when nil);
+    /// fails as libjpeg-turbo does (when decompression starts) on sampling factors it cannot
+    /// upsample. libjpeg gives a component `h · idctSize / scaledSize` samples for every `maxH`
+    /// output samples (`h_in_group`), and turns fancy upsampling off at scale 1/8.
+    static func upsampling(_ frame: JPEGFrameHeader, _ geometry: JPEGOutputGeometry? = nil) throws(DecodingError) -> [JPEGUpsampler.Method] {
+        let geometry = geometry ?? JPEGOutputGeometry(frame: frame)
         var methods: [JPEGUpsampler.Method] = []
-        for c in frame.components {
-            guard let method = JPEGUpsampler.method(h: c.h, v: c.v, maxH: frame.maxH, maxV: frame.maxV,
-                                                    downsampledWidth: c.width, fancy: true) else {
+        for (i, c) in frame.components.enumerated() {
+            let size = geometry.idctSizes[i], scaled = geometry.scaledSize
+            guard let method = JPEGUpsampler.method(h: c.h * size / scaled, v: c.v * size / scaled, maxH: frame.maxH, maxV: frame.maxV,
+                                                    downsampledWidth: geometry.sampleWidths[i], fancy: scaled > 1) else {
                 throw .unsupported("JPEG sampling factors are not integer ratios")
             }
             methods.append(method)
@@ -57,16 +63,20 @@ struct JPEGRenderer {
         return methods
     }
 
-    /// A renderer for `frame`, whose upsampling ``upsampling(_:)`` has accepted.
-    init(frame: JPEGFrameHeader, colorSpace: JPEGColorSpace, quantization: [[UInt16]?]) throws(DecodingError) {
+    /// A renderer for `frame` at `geometry`'s scale, whose upsampling ``upsampling(_:_:)`` has
+    /// accepted at full size.
+    init(frame: JPEGFrameHeader, colorSpace: JPEGColorSpace, quantization: [[UInt16]?],
+         geometry: JPEGOutputGeometry? = nil) throws(DecodingError) {
+        let geometry = geometry ?? JPEGOutputGeometry(frame: frame)
         self.frame = frame
         self.colorSpace = colorSpace
-        methods = try Self.upsampling(frame)
+        self.geometry = geometry
+        methods = try Self.upsampling(frame, geometry)
         self.quantization = []
-        strides = frame.components.map { $0.blocksPerLine * 8 }
-        ringRows = frame.components.map { 3 * $0.v * 8 }
-        rings = frame.components.indices.map { [UInt8](repeating: 0, count: frame.components[$0].blocksPerLine * 8 * 3 * frame.components[$0].v * 8) }
-        let rowLength = frame.mcusPerLine * frame.maxH * 8 + 64
+        strides = frame.components.indices.map { frame.components[$0].blocksPerLine * geometry.idctSizes[$0] }
+        ringRows = frame.components.indices.map { 3 * frame.components[$0].v * geometry.idctSizes[$0] }
+        rings = frame.components.indices.map { [strides, ringRows] c in [UInt8](repeating: 0, count: strides[c] * ringRows[c]) }
+        let rowLength = frame.mcusPerLine * frame.maxH * geometry.scaledSize + 64
         rows = frame.components.map { _ in [UInt8](repeating: 0, count: rowLength) }
         latch(quantization)
     }
@@ -79,30 +89,42 @@ struct JPEGRenderer {
 
     /// The output rows of MCU row `m`.
     func outputRows(ofMCURow m: Int) -> Range<Int> {
-        let height = 8 * frame.maxV
-        return min(m * height, frame.height)..<min((m + 1) * height, frame.height)
+        let height = geometry.mcuRowHeight
+        return min(m * height, geometry.height)..<min((m + 1) * height, geometry.height)
     }
 
     /// Inverse-transforms the blocks of MCU row `m` into the sample rings, each block first
     /// smoothed as libjpeg-turbo does when `smoothing` is given (progressive files whose
-    /// coefficients are not all complete).
+    /// coefficients are not all complete; whole blocks only).
     mutating func reconstruct(mcuRow m: Int, from coefficients: JPEGCoefficients, smoothing: JPEGBlockSmoothing? = nil) {
-        var workspace = [Int16](repeating: 0, count: 64)
-        for c in frame.components.indices {
-            let component = frame.components[c], stride = strides[c], ring = ringRows[c]
-            coefficients.storage[c].withUnsafeBufferPointer { blocks in
-                quantization[c].withUnsafeBufferPointer { q in
-                    rings[c].withUnsafeMutableBufferPointer { samples in
-                        workspace.withUnsafeMutableBufferPointer { w in
-                            for by in (m * component.v)..<((m + 1) * component.v) {
-                                let rowBase = ((by * 8) % ring) * stride
-                                for bx in 0..<component.blocksPerLine {
-                                    var block = blocks.baseAddress! + coefficients.offset(c, x: bx, y: by)
-                                    if let smoothing {
-                                        smoothing.smooth(blocks.baseAddress!, component: c, x: bx, y: by, into: w.baseAddress!)
-                                        block = UnsafePointer(w.baseAddress!)
+        withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { workspace in
+            let w = workspace.baseAddress!
+            for c in frame.components.indices {
+                let component = frame.components[c], stride = strides[c], ring = ringRows[c], size = geometry.idctSizes[c]
+                let keptCount = coefficients.grid.keptCounts[c]
+                w.initialize(repeating: 0, count: 64)
+                coefficients.grid.keptNaturals.withUnsafeBufferPointer { naturals in
+                    coefficients.storage[c].withUnsafeBufferPointer { blocks in
+                        quantization[c].withUnsafeBufferPointer { q in
+                            rings[c].withUnsafeMutableBufferPointer { samples in
+                                for by in (m * component.v)..<((m + 1) * component.v) {
+                                    let rowBase = ((by * size) % ring) * stride
+                                    for bx in 0..<component.blocksPerLine {
+                                        var block = blocks.baseAddress! + coefficients.offset(c, x: bx, y: by)
+                                        if keptCount > 0 {
+                                            JPEGCoefficientSubset.expandKept(block, keptCount: keptCount, kept: naturals.baseAddress! + 64 * c, into: w)
+                                            block = UnsafePointer(w)
+                                        } else if let smoothing {
+                                            smoothing.smooth(blocks.baseAddress!, component: c, x: bx, y: by, into: w)
+                                            block = UnsafePointer(w)
+                                        }
+                                        let out = samples.baseAddress! + rowBase + bx * size
+                                        if size == 8 {
+                                            JPEGIDCT.islow(block, q.baseAddress!, out, stride: stride)
+                                        } else {
+                                            JPEGIDCT.reduced(size: size, block, q.baseAddress!, out, stride: stride)
+                                        }
                                     }
-                                    JPEGIDCT.islow(block, q.baseAddress!, samples.baseAddress! + rowBase + bx * 8, stride: stride)
                                 }
                             }
                         }
@@ -112,19 +134,19 @@ struct JPEGRenderer {
         }
     }
 
-    /// Upsamples and colour-converts the rows of MCU row `m` into `output` (RGBA8 rows of
-    /// `frame.width` pixels, the first at row 0 of the image).
-    mutating func emit(mcuRow m: Int, into output: UnsafeMutablePointer<UInt8>) {
+    /// Upsamples and colour-converts the rows of MCU row `m` into `output`: RGBA8 rows of the
+    /// output width, output row `y` at row `y − firstRow` of `output`.
+    mutating func emit(mcuRow m: Int, into output: UnsafeMutablePointer<UInt8>, firstRow: Int = 0) {
         for y in outputRows(ofMCURow: m) {
             for c in frame.components.indices { upsample(c, row: y) }
-            convert(into: output + y * frame.width * 4)
+            convert(into: output + (y - firstRow) * geometry.width * 4)
         }
     }
 
     /// Fills `rows[c]` with component `c` at the full size for output row `y`.
     private mutating func upsample(_ c: Int, row y: Int) {
-        let component = frame.components[c], stride = strides[c], ring = ringRows[c]
-        let last = component.height - 1, width = component.width
+        let stride = strides[c], ring = ringRows[c]
+        let last = geometry.sampleHeights[c] - 1, width = geometry.sampleWidths[c]
         func line(_ i: Int) -> Int { ((min(max(i, 0), last)) % ring) * stride }
         rings[c].withUnsafeBufferPointer { samples in
             rows[c].withUnsafeMutableBufferPointer { out in
@@ -153,7 +175,7 @@ struct JPEGRenderer {
 
     /// Converts the upsampled rows to one RGBA8 output row.
     private func convert(into out: UnsafeMutablePointer<UInt8>) {
-        let count = frame.width
+        let count = geometry.width
         rows[0].withUnsafeBufferPointer { r0 in
             let a = r0.baseAddress!
             switch colorSpace {

@@ -56,14 +56,17 @@ func readHuffmanTables(_ p: [UInt8]) throws(DecodingError) -> [(isAC: Bool, inde
 }
 
 /// The example tables of T.81 Annex K.3 (Tables K.3–K.6), which libjpeg-turbo substitutes
-/// when a scan uses a table the file never defined (Motion-JPEG frames omit them).
+/// when a scan uses a table the file never defined (Motion-JPEG frames omit them): as tables 0
+/// (luminance) and 1 (chrominance) only (`std_huff_tables`); any other undefined table is an
+/// error when a scan uses it.
 enum JPEGStandardTables {
-    static func spec(isAC: Bool, index: Int) -> JPEGHuffmanSpec {
-        switch (isAC, index == 0) {
-        case (false, true): return luminanceDC
-        case (false, false): return chrominanceDC
-        case (true, true): return luminanceAC
-        case (true, false): return chrominanceAC
+    static func spec(isAC: Bool, index: Int) -> JPEGHuffmanSpec? {
+        switch (isAC, index) {
+        case (false, 0): return luminanceDC
+        case (false, 1): return chrominanceDC
+        case (true, 0): return luminanceAC
+        case (true, 1): return chrominanceAC
+        default: return nil
         }
     }
 

@@ -8,8 +8,7 @@ import CodecCore
 public final class PNGDecoder: ImageDecoding {
     let options: DecodingOptions
     private(set) var container: PNGContainer
-    private var errors = StickyError()
-    public var error: DecodingError? { errors.error }
+    public private(set) var error: DecodingError?
     /// Decodes the default (IDAT) image when it is shown on its own.
     private var still: PNGFrameDecoder?
     /// The composed animation canvas and its random-access plan.
@@ -26,16 +25,17 @@ public final class PNGDecoder: ImageDecoding {
     }
 
     public func advance(_ input: InputBuffer) throws(DecodingError) {
-        try errors.run { () throws(DecodingError) in try container.parse(input) }
+        try DecodingError.sticky(&error) { () throws(DecodingError) in try container.parse(input) }
         guard options.decodesImmediately, frameCount > 0 else { return }
         if isStandalone(0) {
-            try errors.run { () throws(DecodingError) in _ = try stillDecoder(input) }
+            try DecodingError.sticky(&error) { () throws(DecodingError) in _ = try stillDecoder(input) }
         } else {
             try checkCanvas()
             // A frame's pixel error is thrown when that frame's image is asked for.
             _ = try? composite(AnimationCanvas.immediateTarget(canvas, frameCount: frameCount), input, makeImage: false)
         }
     }
+
 
     /// Properties as of a container revision: resolving them inflates compressed metadata,
     /// which must not happen again on every status query while bytes arrive.
@@ -71,7 +71,7 @@ public final class PNGDecoder: ImageDecoding {
         if let error { throw error }
         guard index >= 0, index < frameCount else { throw .invalidRequest("frame index out of range") }
         if isStandalone(index) {
-            return try errors.run { () throws(DecodingError) in
+            return try DecodingError.sticky(&error) { () throws(DecodingError) in
                 let decoder = try stillDecoder(input)
                 return DecodedImage(raster: preview(decoder), finalRowCount: decoder.finalRowCount, options: options)
             }
@@ -85,7 +85,7 @@ public final class PNGDecoder: ImageDecoding {
     /// every frame, so it stops the decoder for good.
     private func checkCanvas() throws(DecodingError) {
         guard let header = container.header else { return }
-        try errors.run { () throws(DecodingError) in
+        try DecodingError.sticky(&error) { () throws(DecodingError) in
             _ = try options.limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
         }
     }
@@ -97,7 +97,7 @@ public final class PNGDecoder: ImageDecoding {
                                    input: InputBuffer) throws(DecodingError) -> DecodedImage? {
         guard let header = container.header, index == 0, still?.finished != true,
               let frame = container.frame(at: 0) else { return nil }
-        return try errors.run { () throws(DecodingError) in
+        return try DecodingError.sticky(&error) { () throws(DecodingError) in
             // The full-size image is never held, but its pixel count is bounded all the same.
             _ = try options.limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 1)
             _ = try options.limits.checkedRasterBytes(width: width, height: height,

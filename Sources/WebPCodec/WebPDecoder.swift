@@ -11,8 +11,7 @@ import CodecCore
 public final class WebPDecoder: ImageDecoding {
     let options: DecodingOptions
     var container: WebPContainerParser
-    var errors = StickyError()
-    public var error: DecodingError? { errors.error }
+    public private(set) var error: DecodingError?
     /// The still image's decoding.
     var still: WebPLosslessJob?
     /// The still's chunk arrived whole and its end was decoded on trial (``WebPLosslessJob/finishEarly``).
@@ -49,7 +48,7 @@ public final class WebPDecoder: ImageDecoding {
     /// Reads the chunk headers that have arrived (errors are sticky); with
     /// ``DecodingOptions/decodesImmediately`` decodes the pixels too.
     public func advance(_ input: InputBuffer) throws(DecodingError) {
-        try errors.run { () throws(DecodingError) in try container.parse(input) }
+        try DecodingError.sticky(&error) { () throws(DecodingError) in try container.parse(input) }
         readMetadata(input)
         guard options.decodesImmediately, frameCount > 0 else { return }
         if container.isAnimated {
@@ -145,7 +144,7 @@ public final class WebPDecoder: ImageDecoding {
     /// the file's end is a truncation (the source reports `unexpectedEOF`, the rows decoded stay);
     /// any other error, or running out in a file whose chunks are all there, is sticky.
     func stillImage(_ input: InputBuffer) throws(DecodingError) -> WebPLosslessJob {
-        try errors.run { () throws(DecodingError) -> WebPLosslessJob in
+        try DecodingError.sticky(&error) { () throws(DecodingError) -> WebPLosslessJob in
             let frame = container.frames[0].bitstream
             guard frame.kind == .lossless else { throw .unsupported("WebP lossy (VP8) is not decoded yet") }
             var job = still ?? WebPLosslessJob(start: frame.payload.lowerBound, end: nil)
@@ -167,7 +166,7 @@ public final class WebPDecoder: ImageDecoding {
     /// The animation canvas must fit the limits; this concerns every frame, so it is sticky.
     func checkCanvas() throws(DecodingError) {
         guard let x = container.extended else { return }
-        try errors.run { () throws(DecodingError) in
+        try DecodingError.sticky(&error) { () throws(DecodingError) in
             _ = try options.limits.checkedRasterBytes(width: x.canvasWidth, height: x.canvasHeight, bytesPerPixel: 4)
         }
     }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import ImageCodecs
 
 /// `imagecodecs bench FILE [--iterations N]`: decodes every frame in process N times and
@@ -18,18 +17,27 @@ struct Bench: ParsableCommand {
         let bytes = try readFile(file)
         var best = Double.infinity
         var pixels = 0
+        let clock = ContinuousClock()
         for _ in 0..<iterations {
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = clock.now
             let source = ImageSource(bytes: bytes)
             pixels = 0
             for index in 0..<source.count {
                 guard let image = try? source.image(at: index) else { fail(source.error) }
                 pixels += image.width * image.height
             }
-            best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            let (seconds, attoseconds) = (clock.now - start).components
+            best = min(best, Double(seconds) + Double(attoseconds) / 1e18)
             if source.status != .complete { try finish(source) }
         }
-        print(String(format: "best %.3f ms over %d iterations, %d pixels", best * 1e3, iterations, pixels))
-        print(String(format: "%.3f megapixels/s", Double(pixels) / 1e6 / best))
+        print("best \(fixed3(best * 1e3)) ms over \(iterations) iterations, \(pixels) pixels")
+        print("\(fixed3(Double(pixels) / 1e6 / best)) megapixels/s")
     }
+}
+
+/// `value` with three decimals, rounded (printf's `%.3f` for the values printed here).
+func fixed3(_ value: Double) -> String {
+    let thousandths = Int((value * 1000).rounded())
+    let fraction = String(abs(thousandths) % 1000)
+    return "\(thousandths < 0 ? "-" : "")\(abs(thousandths) / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
 }

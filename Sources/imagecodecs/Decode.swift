@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ImageCodecs
 import PNGCodec
 
@@ -76,10 +80,8 @@ struct Decode: ParsableCommand {
     static func writePAM(_ raster: Raster, to path: String) -> Bool {
         let wide = raster.bytesPerPixel == 8
         let header = "P7\nWIDTH \(raster.width)\nHEIGHT \(raster.height)\nDEPTH 4\nMAXVAL \(wide ? 65535 : 255)\nTUPLTYPE RGB_ALPHA\nENDHDR\n"
-        guard FileManager.default.createFile(atPath: path, contents: Data(header.utf8)),
-              let file = FileHandle(forWritingAtPath: path) else { return false }
-        defer { try? file.close() }
-        file.seekToEndOfFile()
+        guard let file = fopen(path, "wb") else { return false }
+        var written = fputs(header, file) >= 0
         var row = [UInt8](repeating: 0, count: raster.bytesPerRow)
         raster.pixels.withUnsafeBytes { raw in
             for y in 0..<raster.height {
@@ -93,9 +95,9 @@ struct Decode: ParsableCommand {
                 } else {
                     row.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[start..<(start + raster.bytesPerRow)])) }
                 }
-                file.write(Data(row))
+                written = written && fwrite(row, 1, row.count, file) == row.count
             }
         }
-        return true
+        return fclose(file) == 0 && written
     }
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The entry point: parses the command line and maps usage errors to exit status 2
 /// (DESIGN.md's contract) instead of ArgumentParser's default 64.
@@ -9,16 +13,16 @@ struct Main {
         do {
             var command = try ImageCodecsCommand.parseAsRoot()
             try command.run()
-        } catch let exit as CLIExit {
-            Foundation.exit(exit.status)
+        } catch let failure as CLIExit {
+            exit(failure.status)
         } catch {
             let code = ImageCodecsCommand.exitCode(for: error)
             if code == .success {
                 print(ImageCodecsCommand.fullMessage(for: error))
-                Foundation.exit(0)
+                exit(0)
             }
-            FileHandle.standardError.write(Data((ImageCodecsCommand.fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(2)
+            writeStandardError(ImageCodecsCommand.fullMessage(for: error) + "\n")
+            exit(2)
         }
     }
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ImageCodecs
 import CMalloc
 
@@ -47,7 +51,7 @@ struct Play: ParsableCommand {
                 print("\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) \(frame.index)")
             }
             if player.isFinished { break }
-            Thread.sleep(forTimeInterval: 0.001)
+            usleep(1000)
         }
         print("shown \(player.framesShown) dropped \(player.framesDropped) peak-buffer \(player.peakBufferBytes)")
         try finish(source)

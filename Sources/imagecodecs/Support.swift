@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ImageCodecs
 
 /// Exit statuses of DESIGN.md's command-line contract.
@@ -9,7 +13,13 @@ enum ExitStatus {
 }
 
 func printError(_ kind: String, _ detail: String) {
-    FileHandle.standardError.write(Data("error: \(kind): \(detail)\n".utf8))
+    writeStandardError("error: \(kind): \(detail)\n")
+}
+
+/// Writes `text` to the standard error (file descriptor 2).
+func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { utf8 in _ = write(2, utf8.baseAddress, utf8.count) }
 }
 
 /// Reads a whole file into one buffer (no intermediate `Data`), or leaves with status 1.

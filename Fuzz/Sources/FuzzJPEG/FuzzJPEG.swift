@@ -15,8 +15,9 @@
 //  - split independence: whenever both statuses are equal, the frame counts are equal and so is
 //    the image's canonical hash and `finalRowCount`; an image that throws in one source must
 //    throw in the other;
-//  - when the source is `complete` and image(at: 0) succeeded, thumbnail(at: 0) does not fail
-//    and equals the full decode shrunk.
+//  - when the source is `complete` and image(at: 0) succeeded, thumbnail(at: 0) of a fresh source
+//    (the DCT-domain thumbnail: a scaled IDCT, then the resampler) does not fail, has the
+//    fitted size and is complete.
 // FUZZ_JPEG_VERBOSE=1 prints both outcomes (status, frame count, hashes) for each input run.
 // The registry enables only the JPEG format among the built-in coders, so the target needs no
 // change when the JPEG coder joins `CoderRegistry.standard`; until it does, every input is
@@ -38,7 +39,8 @@ private let target = FuzzTarget(
     registry: jpegOnly(),
     comparison: .sameStatus,
     sha256MaxPixels: 1 << 16,
-    hashBudgetPixels: 1 << 24)
+    hashBudgetPixels: 1 << 24,
+    thumbnails: .ownScale)
 
 /// The built-in coders with only the JPEG format enabled.
 private func jpegOnly() -> CoderRegistry {

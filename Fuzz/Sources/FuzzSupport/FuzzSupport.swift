@@ -20,7 +20,9 @@
 //    `.sameStatus`); <PREFIX>_STRICT_STATUS=0 turns this check off;
 //  - when the source is `complete` and image(at: 0) succeeded, thumbnail(at: 0) of a fresh source
 //    (the streaming shrink: rows, Adam7 passes and GIF rows shrunk as they are decoded) does
-//    not fail, and equals image(at: 0) shrunk by the same resampler.
+//    not fail, and equals image(at: 0) shrunk by the same resampler (`Thumbnails.shrunkImage`),
+//    or (`Thumbnails.ownScale`: JPEG's DCT-domain thumbnails, rendered at a reduced scale first)
+//    has the fitted size and is complete when image(at: 0) is.
 // <PREFIX>_VERBOSE=1 prints both outcomes (status, frame count, hashes) for each input run.
 import ImageCodecs
 
@@ -43,6 +45,15 @@ public struct FuzzTarget: Sendable {
         case sameStatus
     }
 
+    /// What a streamed thumbnail of a complete frame 0 must equal.
+    public enum Thumbnails: Sendable {
+        /// The full image shrunk by the same resampler, pixel for pixel.
+        case shrunkImage
+        /// Something of its own making (a decoder that renders at a reduced scale first): only
+        /// the size and completeness are checked.
+        case ownScale
+    }
+
     /// The prefix of the environment variables, e.g. `FUZZ_PNG` (`FUZZ_PNG_VERBOSE`, `FUZZ_PNG_STRICT_STATUS`).
     public var environmentPrefix: String
     public var limits: Limits
@@ -56,18 +67,21 @@ public struct FuzzTarget: Sendable {
     /// compared by size (and `finalRowCount` with `.sameStatus`) only. Both decodes spend it
     /// alike, frame by frame.
     public var hashBudgetPixels: Int
+    public var thumbnails: Thumbnails
     /// <PREFIX>_VERBOSE and <PREFIX>_STRICT_STATUS, read once.
     private let verbose: Bool
     private let strictStatus: Bool
 
     public init(environmentPrefix: String, limits: Limits, registry: CoderRegistry = .standard,
-                comparison: Comparison, sha256MaxPixels: Int, hashBudgetPixels: Int = .max) {
+                comparison: Comparison, sha256MaxPixels: Int, hashBudgetPixels: Int = .max,
+                thumbnails: Thumbnails = .shrunkImage) {
         self.environmentPrefix = environmentPrefix
         self.limits = limits
         self.registry = registry
         self.comparison = comparison
         self.sha256MaxPixels = sha256MaxPixels
         self.hashBudgetPixels = hashBudgetPixels
+        self.thumbnails = thumbnails
         func flag(_ name: String) -> Bool? {
             getenv(environmentPrefix + "_" + name).map { String(cString: $0) != "0" }
         }
@@ -238,9 +252,18 @@ public struct FuzzTarget: Sendable {
             let thumbnail = try fresh.thumbnail(at: 0, maxPixelSize: 32, applyOrientation: false)
             if status == .complete, let full = try? source.image(at: 0), full.isComplete,
                thumbnail.width != full.width || thumbnail.height != full.height {
-                let expected = StreamingResampler.resample(full.rgba8Raster(), toWidth: thumbnail.width, height: thumbnail.height)
-                if thumbnail.pixels != expected.pixels {
-                    fatalError("streamed thumbnail of frame 0 differs from its full decode shrunk")
+                switch thumbnails {
+                case .shrunkImage:
+                    let expected = StreamingResampler.resample(full.rgba8Raster(), toWidth: thumbnail.width, height: thumbnail.height)
+                    if thumbnail.pixels != expected.pixels {
+                        fatalError("streamed thumbnail of frame 0 differs from its full decode shrunk")
+                    }
+                case .ownScale:
+                    let size = StreamingResampler.fittedSize(width: full.width, height: full.height, maxPixelSize: 32)
+                    if thumbnail.width != size.width || thumbnail.height != size.height || !thumbnail.isComplete {
+                        fatalError("thumbnail of frame 0 is \(thumbnail.width)x\(thumbnail.height) complete \(thumbnail.isComplete), "
+                            + "expected \(size.width)x\(size.height) complete")
+                    }
                 }
             }
         } catch {
