@@ -45,13 +45,22 @@ public struct VP8LDecoder: Sendable {
     /// Reads everything before the main image's pixels from `bytes` (the VP8L chunk's payload),
     /// checks the size against `limits` and allocates the buffers.
     public init(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(DecodingError) {
-        header = try VP8LHeader(bytes)
+        try self.init(bytes, header: VP8LHeader(bytes), imageStreamAt: VP8LHeader.size, limits: limits)
+    }
+
+    /// Reads everything before the main image's pixels of an image stream (RFC 9649 5.2: the
+    /// transforms, colour cache and prefix codes) that starts at byte `start` of `bytes`, for an
+    /// image of `header`'s size: the VP8L chunk's payload after its header, or an ALPH chunk's
+    /// compressed data, which has no header of its own (RFC 9649 2.7.1.2).
+    init(_ bytes: UnsafeBufferPointer<UInt8>, header: VP8LHeader, imageStreamAt start: Int,
+         limits: Limits) throws(DecodingError) {
+        self.header = header
         let pixelBytes = try limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
         var budget = VP8LBudget(remaining: limits.maxBytesHeld)
         // The coded ARGB image (at most as wide as the output) and the RGBA8 output.
         try budget.take(pixelBytes)
         try budget.take(pixelBytes)
-        reader = LSBBitReader(position: VP8LHeader.size)
+        reader = LSBBitReader(position: start)
         var width = header.width
         var seen = 0
         var transforms: [VP8LTransform] = []

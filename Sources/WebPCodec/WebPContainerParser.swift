@@ -34,8 +34,9 @@ struct WebPContainerParser {
     private var frameEnd: Int?
     private var frameHeader: (x: Int, y: Int, duration: Int, dispose: Bool, blend: Bool)?
     private var frameHasImage = false
-    /// An ALPH chunk seen in the current frame (or before a still's VP8 chunk).
-    private var sawAlpha = false
+    /// The payload of the ALPH chunk seen in the current frame (or before a still's VP8 chunk).
+    private var alphaChunk: Range<Int>?
+    private var sawAlpha: Bool { alphaChunk != nil }
     /// An image chunk whose bitstream header has not arrived yet.
     private var pendingImage: (kind: WebPBitstream.Kind, payload: Range<Int>)?
     private var sawStill = false
@@ -131,7 +132,7 @@ struct WebPContainerParser {
             pendingImage = (fourCC == Self.tag("VP8L") ? .lossless : .lossy, payload)
             if fourCC == Self.tag("VP8L") && sawAlpha { throw .invalidData("ALPH chunk before a VP8L chunk") }
         case Self.tag("ALPH") where extended != nil && !sawStill:
-            sawAlpha = true
+            alphaChunk = payload
         case Self.tag("ANIM") where isAnimated:
             guard let head = input.withBytes(payload, { $0.count >= 6 ? Array($0.prefix(6)) : nil }) else {
                 if size < 6 { throw .invalidData("ANIM chunk is shorter than 6 bytes") }
@@ -152,7 +153,7 @@ struct WebPContainerParser {
                            head[15] & 1 != 0, head[15] & 2 == 0)
             frameEnd = start + padded
             frameHasImage = false
-            sawAlpha = false
+            alphaChunk = nil
             position = start + 16
             return true
         case Self.tag("ICCP") where icc == nil && extended != nil:
@@ -198,7 +199,7 @@ struct WebPContainerParser {
     private mutating func readFrameChunk(_ fourCC: UInt32, _ payload: Range<Int>, _ input: InputBuffer) throws(DecodingError) -> Bool {
         switch fourCC {
         case Self.tag("ALPH") where !sawAlpha:
-            sawAlpha = true
+            alphaChunk = payload
         case Self.tag("VP8L") where !frameHasImage:
             if sawAlpha { throw .invalidData("ALPH chunk before a VP8L chunk") }
             pendingImage = (.lossless, payload)
@@ -219,7 +220,7 @@ struct WebPContainerParser {
         let needed = image.kind == .lossless ? 5 : 10
         guard image.payload.count >= needed else { throw .invalidData("WebP image chunk is shorter than its header") }
         guard var bitstream = try WebPHeaderReader.read(image.kind, payload: image.payload,
-                                                        hasAlphaChunk: sawAlpha, input) else { return false }
+                                                        alphaChunk: alphaChunk, input) else { return false }
         if frameHeader != nil {
             // The demuxer hands WebPDecode the chunk with its pad byte (StoreFrame's chunk_size).
             bitstream.dataEnd = min(riffEnd, image.payload.upperBound + (image.payload.count & 1))
@@ -254,7 +255,7 @@ struct WebPContainerParser {
         if !frameHasImage && sawAlpha { throw .invalidData("ANMF chunk has alpha but no image") }
         frameEnd = nil
         frameHeader = nil
-        sawAlpha = false
+        alphaChunk = nil
     }
 
     /// libwebp's MAX_CHUNK_PAYLOAD: ~0U - CHUNK_HEADER_SIZE - 1.

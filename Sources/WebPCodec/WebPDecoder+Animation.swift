@@ -58,12 +58,7 @@ extension WebPDecoder {
     /// Decodes frame `j` as far as its bytes go, resuming the frame in progress.
     private func decodeFrame(_ j: Int, _ frame: WebPFrameInfo, _ input: InputBuffer) throws(DecodingError) -> FrameState {
         if let error = frameErrors[j] { throw error }
-        guard frame.bitstream.kind == .lossless else {
-            frameErrors[j] = .unsupported("WebP lossy (VP8) frames are not decoded yet")
-            throw .unsupported("WebP lossy (VP8) frames are not decoded yet")
-        }
-        var job = pending.flatMap { $0.index == j ? $0.job : nil }
-            ?? WebPLosslessJob(start: frame.bitstream.payload.lowerBound, end: frame.bitstream.dataEnd)
+        var job = pending.flatMap { $0.index == j ? $0.job : nil } ?? WebPImageJob(frame.bitstream, end: frame.bitstream.dataEnd)
         pending = nil
         do throws(DecodingError) {
             try job.advance(input, limits: options.limits)

@@ -1,25 +1,25 @@
 import CodecCore
 
 /// Decodes WebP files (RFC 9649) as a resumable state machine: simple and extended (VP8X)
-/// stills whose image is lossless (VP8L), and animations (ANIM, ANMF) of lossless frames,
-/// composited as libwebp's `WebPAnimDecoder` shows them (WebPDecoder+Animation.swift).
+/// stills whose image is lossless (VP8L) or lossy (VP8, with or without an ALPH chunk), and
+/// animations (ANIM, ANMF) of such frames, composited as libwebp's `WebPAnimDecoder` shows
+/// them (WebPDecoder+Animation.swift).
 ///
 /// The container (``WebPContainerParser``) is parsed as bytes arrive; pixels are decoded when an
 /// image is asked for (or as bytes arrive with ``DecodingOptions/decodesImmediately``), each
-/// bitstream resuming where it stopped (``WebPLosslessJob``). Lossy (VP8) images are recognised
-/// and refused with `unsupported`.
+/// bitstream resuming where it stopped (``WebPImageJob``: ``WebPLosslessJob``, ``WebPLossyJob``).
 public final class WebPDecoder: ImageDecoding {
     let options: DecodingOptions
     var container: WebPContainerParser
     public private(set) var error: DecodingError?
     /// The still image's decoding.
-    var still: WebPLosslessJob?
+    var still: WebPImageJob?
     /// The still's chunk arrived whole and its end was decoded on trial (``WebPLosslessJob/finishEarly``).
     var triedEarlyFinish = false
     /// The composed animation canvas and its random-access plan.
     var canvas: AnimationCanvas?
     /// The animation frame being decoded for the compositor, and its index.
-    var pending: (index: Int, job: WebPLosslessJob)?
+    var pending: (index: Int, job: WebPImageJob)?
     /// Per animation frame, whether libwebp's WebPAnimDecoder treats it as a key frame.
     var keyFrames: [Bool] = []
     /// Pixel errors of animation frames, thrown for those frames only.
@@ -143,11 +143,10 @@ public final class WebPDecoder: ImageDecoding {
     /// The still image decoded as far as the input goes. Running out of final bytes before
     /// the file's end is a truncation (the source reports `unexpectedEOF`, the rows decoded stay);
     /// any other error, or running out in a file whose chunks are all there, is sticky.
-    func stillImage(_ input: InputBuffer) throws(DecodingError) -> WebPLosslessJob {
-        try DecodingError.sticky(&error) { () throws(DecodingError) -> WebPLosslessJob in
+    func stillImage(_ input: InputBuffer) throws(DecodingError) -> WebPImageJob {
+        try DecodingError.sticky(&error) { () throws(DecodingError) -> WebPImageJob in
             let frame = container.frames[0].bitstream
-            guard frame.kind == .lossless else { throw .unsupported("WebP lossy (VP8) is not decoded yet") }
-            var job = still ?? WebPLosslessJob(start: frame.payload.lowerBound, end: nil)
+            var job = still ?? WebPImageJob(frame, end: nil)
             still = nil
             defer { still = job }
             do throws(DecodingError) {

@@ -6,7 +6,7 @@ public struct WebPBitstream: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// VP8L, RFC 9649 section 3 (lossless).
         case lossless
-        /// VP8, RFC 6386 (lossy), with or without an ALPH chunk: not decoded yet.
+        /// VP8, RFC 6386 (lossy), with or without an ALPH chunk.
         case lossy
     }
 
@@ -23,6 +23,9 @@ public struct WebPBitstream: Sendable, Equatable {
     /// VP8L's `alpha_is_used` hint, or an ALPH chunk before a VP8 one (libwebp's
     /// `WebPBitstreamFeatures.has_alpha`; the demuxer's `WebPIterator.has_alpha`).
     public var hasAlpha: Bool
+    /// The payload of the ALPH chunk before a VP8 image (RFC 9649 2.7.1.2): for a still, the
+    /// last one before it (libwebp's `ParseOptionalChunks` keeps the last); for a frame, its one.
+    public var alphaChunk: Range<Int>? = nil
 }
 
 /// One frame as the container describes it: the ANMF header (RFC 9649 section 2.7.1.1) or,
@@ -62,7 +65,7 @@ enum WebPHeaderReader {
     /// The size and alpha hint of a bitstream from the first bytes of its payload: VP8L's 5-byte
     /// header (RFC 9649 section 3.2), or VP8's frame tag, start code and sizes (RFC 6386
     /// section 9.1, 10 bytes). Nil when the bytes are short.
-    static func read(_ kind: WebPBitstream.Kind, payload: Range<Int>, hasAlphaChunk: Bool,
+    static func read(_ kind: WebPBitstream.Kind, payload: Range<Int>, alphaChunk: Range<Int>?,
                      _ input: InputBuffer) throws(DecodingError) -> WebPBitstream? {
         switch kind {
         case .lossless:
@@ -86,7 +89,7 @@ enum WebPHeaderReader {
             let width = Int(bytes[6]) | Int(bytes[7] & 0x3F) << 8
             let height = Int(bytes[8]) | Int(bytes[9] & 0x3F) << 8
             guard width > 0, height > 0 else { throw .invalidData("VP8 frame size is zero") }
-            return WebPBitstream(kind: .lossy, payload: payload, dataEnd: payload.upperBound, width: width, height: height, hasAlpha: hasAlphaChunk)
+            return WebPBitstream(kind: .lossy, payload: payload, dataEnd: payload.upperBound, width: width, height: height, hasAlpha: alphaChunk != nil, alphaChunk: alphaChunk)
         }
     }
 

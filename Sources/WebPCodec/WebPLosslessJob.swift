@@ -2,9 +2,8 @@ import CodecCore
 
 /// One VP8L bitstream being decoded as its bytes arrive, for ``WebPDecoder``.
 ///
-/// ``VP8LDecoder`` reads one contiguous run of bytes from the payload's start. When the input
-/// holds that run in one segment it is used in place; otherwise the bytes are gathered into
-/// `staged`, each new byte copied once. A still image's run goes to the end of the input (as
+/// ``VP8LDecoder`` reads one contiguous run of bytes from the payload's start (``WebPByteRun``:
+/// in place, or gathered with each new byte copied once). A still image's run goes to the end of the input (as
 /// `dwebp` hands its bit reader the rest of the file); an animation frame's ends with its chunk
 /// (as `WebPAnimDecoder` decodes the frame's own bytes).
 struct WebPLosslessJob {
@@ -12,7 +11,7 @@ struct WebPLosslessJob {
     let start: Int
     /// The payload's end for a frame; nil for a still image (the end of the input).
     let end: Int?
-    private var staged: [UInt8] = []
+    private var run: WebPByteRun
     private(set) var decoder: VP8LDecoder?
     /// Bytes seen at the last attempt to read the header and codes: the next waits for twice as
     /// many (so a header fed byte by byte is read O(log n) times, not n).
@@ -21,6 +20,7 @@ struct WebPLosslessJob {
     init(start: Int, end: Int?) {
         self.start = start
         self.end = end
+        run = WebPByteRun(start: start)
     }
 
     var finalRowCount: Int { decoder?.finalRowCount ?? 0 }
@@ -53,19 +53,8 @@ struct WebPLosslessJob {
             }
             try decoder?.decode(bytes, isFinal: isFinal)
         }
-        if staged.isEmpty && count >= 8 && input.withContiguousRun(from: start, to: limit, { $0.count == count }) {
-            try input.withContiguousRun(from: start, to: limit) { (run) throws(DecodingError) in try decode(run) }
-            return
-        }
-        if staged.count < count { staged.append(contentsOf: input.copy((start + staged.count)..<limit)) }
-        if isFinal && staged.count < 8 {
-            // libwebp's bit reader starts with an 8-byte window: a shorter stream reads zero-padded.
-            try (staged + [UInt8](repeating: 0, count: 8 - staged.count)).withUnsafeBufferPointer { (p) throws(DecodingError) in
-                try decode(p)
-            }
-            return
-        }
-        try staged.withUnsafeBufferPointer { (p) throws(DecodingError) in try decode(p) }
+        // libwebp's bit reader starts with an 8-byte window: a shorter final stream reads zero-padded.
+        try run.withBytes(input, to: limit, padTo: isFinal ? 8 : 0, decode)
     }
 
     /// A still image whose chunk has arrived whole, while the input is still open: decodes the
