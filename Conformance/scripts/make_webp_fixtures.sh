@@ -204,7 +204,8 @@ with_icc("plasma-blur-z6-64x48.webp", "icc")
 
 # ---------------------------------------------------------------- animations
 
-# Animated fixtures (RFC 9649 2.7: VP8X + ANIM + ANMF frames, every frame VP8L). Their reference
+# Animated fixtures (RFC 9649 2.7: VP8X + ANIM + ANMF frames, VP8L, or VP8 with or without ALPH in
+# the *-lossy-* and *-mixed-* files). Their reference
 # is libwebp's WebPAnimDecoder (scripts/webp_anim.c), not dwebp; make_webp_manifests.py writes
 # fixtures-webp-anim.tsv (frames) and fixtures-webp-anim-info.tsv (Pillow: count, loop, durations).
 #  * img2webp -lossless: WebPAnimEncoder picks sub-rectangles, offsets, blend and dispose itself
@@ -234,10 +235,11 @@ def frames_png(key, w, h, n, alpha):
     return out
 
 
-def img2webp(name, frames, *options, per_frame=None):
+def img2webp(name, frames, *options, per_frame=None, mode="-lossless"):
+    """mode: the per-frame -lossless or -lossy, or None (with the global -mixed option)."""
     args = ["img2webp", *options]
     for i, (path, _) in enumerate(frames):
-        args += (per_frame(i) if per_frame else []) + ["-lossless", str(path)]
+        args += (per_frame(i) if per_frame else []) + ([mode] if mode else []) + [str(path)]
     run(args + ["-o", str(OUT / name)])
     ANIMS[name] = "convert %s (x%d); %s" % (frames[0][1], len(frames), " ".join(
         a if not a.startswith(str(TMP)) else Path(a).name for a in args[1:]))
@@ -248,16 +250,19 @@ def gif2webp(name, gif, *options):
     ANIMS[name] = "gif2webp %s fixtures/gif/%s" % (" ".join(options), gif)
 
 
-def webpmux(name, frames, specs, *options):
-    """frames: PNG paths; specs: '+d+x+y+m+b' per frame; each frame made with cwebp -lossless -exact."""
+def webpmux(name, frames, specs, *options, encoders=None):
+    """frames: PNG paths; specs: '+d+x+y+m+b' per frame; each frame made with cwebp -lossless -exact,
+    or with encoders[i] (cwebp options) when given."""
     args = ["webpmux"]
+    encoders = encoders or [["-lossless", "-exact"]] * len(frames)
     for i, ((path, _), spec) in enumerate(zip(frames, specs)):
         webp = TMP / ("%s-%d.webp" % (name, i))
-        run(["cwebp", "-quiet", "-lossless", "-exact", str(path), "-o", str(webp)])
+        run(["cwebp", "-quiet", *encoders[i], str(path), "-o", str(webp)])
         args += ["-frame", str(webp), spec]
     run(args + list(options) + ["-o", str(OUT / name)])
-    ANIMS[name] = "convert %s ...; cwebp -lossless -exact; webpmux %s %s" % (
-        frames[0][1], " ".join("-frame F%d %s" % (i, s) for i, s in enumerate(specs)), " ".join(options))
+    how = " / ".join(" ".join(e) for e in encoders) if len({tuple(e) for e in encoders}) > 1 else " ".join(encoders[0])
+    ANIMS[name] = "convert %s ...; cwebp %s; webpmux %s %s" % (
+        frames[0][1], how, " ".join("-frame F%d %s" % (i, s) for i, s in enumerate(specs)), " ".join(options))
 
 
 CONF_DIR = OUT.parent.parent
@@ -274,6 +279,24 @@ gif2webp("anim-gif2webp-dispose-background-32x24.webp", "im-dispose-background-3
 gif2webp("anim-gif2webp-dispose-previous-32x24.webp", "gs-dispose-previous-32x24.gif")
 gif2webp("anim-gif2webp-minsize-40x30.webp", "gs-O3-40x30.gif", "-min_size")
 gif2webp("anim-gif2webp-delays-16x10.webp", "im-delays-0-1-20-noloop-16x10.gif")
+# Lossy and mixed animations (VP8 frames, with ALPH where a frame has alpha): img2webp -lossy
+# (-q per frame), -mixed (the encoder picks lossy or lossless per frame), gif2webp -lossy.
+img2webp("anim-img2webp-lossy-opaque-32x24.webp", opaque, "-loop", "0", per_frame=lambda i: ["-d", "60", "-q", "70"],
+         mode="-lossy")
+img2webp("anim-img2webp-lossy-ramp-32x24.webp", ramp, "-loop", "2", per_frame=lambda i: ["-d", str((40, 10, 100, 20)[i])],
+         mode="-lossy")
+img2webp("anim-img2webp-lossy-ramp-keyframes-32x24.webp", ramp, "-kmax", "1", per_frame=lambda i: ["-q", "50"],
+         mode="-lossy")
+img2webp("anim-img2webp-mixed-ramp-32x24.webp", ramp + opaque[:2], "-mixed", mode=None)
+gif2webp("anim-gif2webp-lossy-dispose-background-32x24.webp", "im-dispose-background-32x24.gif", "-lossy")
+gif2webp("anim-gif2webp-lossy-dispose-previous-32x24.webp", "gs-dispose-previous-32x24.gif", "-lossy", "-q", "60")
+gif2webp("anim-gif2webp-lossy-minsize-40x30.webp", "gs-O3-40x30.gif", "-lossy", "-min_size")
+# Lossless, lossy and lossy-with-alpha frames (ALPH filters and methods) in one animation.
+webpmux("anim-mux-mixed-32x24.webp", [ramp[2]] + small[:2] + binary[:2],
+        ["+50+0+0+0+b", "+50+8+6+0+b", "+50+16+10+1+b", "+50+4+2+0-b", "+50+14+8+0+b"], "-loop", "0",
+        encoders=[["-q", "80", "-alpha_filter", "best", "-alpha_method", "1"], ["-lossless", "-exact"],
+                  ["-q", "60", "-alpha_filter", "none", "-alpha_method", "0"], ["-q", "70", "-alpha_method", "0", "-alpha_filter", "fast"],
+                  ["-lossless"]])
 # Canvas 32x24 from the first (full) frame; 16x12 frames at even offsets.
 webpmux("anim-mux-blend-32x24.webp", [ramp[0]] + small[:3],
         ["+100+0+0+0-b", "+100+8+6+0+b", "+50+16+10+0+b", "+11+4+2+0+b"], "-loop", "2")
@@ -307,9 +330,11 @@ for k in range(6):
     webpmux("anim-mux-random%d-32x24.webp" % k, chosen, specs, "-loop", str(rng.randrange(4)))
 for name in ANIMS:
     names = [c for c, _ in riff_chunks((OUT / name).read_bytes()) or []]
-    inner = re.findall(rb"ANMF.{20}(VP8[ L])", (OUT / name).read_bytes(), re.S)
-    if "ANMF" not in names or any(k != b"VP8L" for k in inner):
-        print("%s: not an all-lossless animation: %s" % (name, names), file=sys.stderr, flush=True)
+    inner = [b"VP8 " if k == b"ALPH" else k for k in re.findall(rb"ANMF.{20}(VP8[ L]|ALPH)", (OUT / name).read_bytes(), re.S)]
+    lossy = "-lossy-" in name or "-mixed-" in name
+    if "ANMF" not in names or (not lossy and any(k != b"VP8L" for k in inner)) or (lossy and b"VP8 " not in inner):
+        print("%s: not an all-lossless animation, or a lossy one without VP8 frames: %s" % (name, names),
+              file=sys.stderr, flush=True)
         raise SystemExit(1)
 
 # ---------------------------------------------------------------- checks
