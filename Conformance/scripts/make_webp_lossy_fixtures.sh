@@ -24,7 +24,8 @@
 # File names say what each file tests: <source>-<options>-<W>x<H>.webp; RECIPES.tsv has, per
 # file, the convert and cwebp commands. Every file is checked before the script ends: a
 # RIFF/WEBP file whose bitstream is VP8 (or VP8X + VP8 where asked), which dwebp decodes, and
-# no two files alike.
+# no two files alike; the ALPH chunks must use both compression methods, all four filters (with
+# compressed alpha: cwebp does not filter raw alpha) and both pre-processing values.
 #
 # Needs: convert (apt: imagemagick), cwebp, dwebp, webpmux (apt: webp). Output is deterministic
 # for given versions of these tools (Conformance/README.md, WebP).
@@ -78,6 +79,24 @@ def source(key, w, h, *args):
     path = TMP / ("%s-%dx%d.png" % (key, w, h))
     size = "%dx%d" % (w, h)
     cmd = [CONVERT] + [a.format(size=size) for a in args] + ["-alpha", "off", "-depth", "8", str(path)]
+    run(cmd)
+    return {"path": path, "cmd": " ".join(cmd[1:-1]), "w": w, "h": h, "key": key}
+
+
+def alpha_source(key, w, h, seed, mask):
+    """Blurred plasma with an alpha channel: `ramp` (255 at the left to 0 at the right),
+    `turned` (a W x H vertical ramp turned a quarter, so H x W over the W x H image: columns
+    0...H-1 ramp, the rest opaque), `blobs` (0 or 255: a thresholded plasma) or `soft` (a
+    blurred plasma: every level)."""
+    masks = {"ramp": ["-size", "{h}x{w}", "gradient:white-black", "-rotate", "90"],
+             "turned": ["-size", "{size}", "gradient:white-black", "-rotate", "90"],
+             "blobs": ["-seed", str(seed + 1), "-size", "{size}", "plasma:fractal", "-blur", "0x3",
+                       "-colorspace", "Gray", "-threshold", "50%"],
+             "soft": ["-seed", str(seed + 1), "-size", "{size}", "plasma:fractal", "-blur", "0x2", "-colorspace", "Gray"]}
+    path = TMP / ("%s-%dx%d.png" % (key, w, h))
+    args = ["-seed", str(seed), "-size", "{size}", "plasma:fractal", "-blur", "0x1", "(", *masks[mask], ")",
+            "-alpha", "off", "-compose", "CopyOpacity", "-composite", "-depth", "8"]
+    cmd = [CONVERT] + [a.format(size="%dx%d" % (w, h), w=w, h=h) for a in args] + ["PNG32:" + str(path)]
     run(cmd)
     return {"path": path, "cmd": " ".join(cmd[1:-1]), "w": w, "h": h, "key": key}
 
@@ -181,6 +200,29 @@ patched("gray-q75-48x40.webp", "segabs0", {30: 54, 146: 45}, "segmentation witho
 # The extended container: VP8X + ICCP + VP8.
 with_icc("plasma-blur-default-64x48.webp", "icc")
 
+# Alpha (RFC 9649 2.7.1.2: VP8X + ALPH + VP8): every -alpha_filter (none; fast and best pick
+# horizontal, vertical or gradient per image) with -alpha_method 1 (a VP8L image stream) and
+# -alpha_method 0 (raw), -alpha_q below 100 (level reduction: the pre-processing bit), -exact,
+# odd and tiny sizes.
+A = ("VP8+ALPH",)
+# cwebp 1.2.4 filters only compressed alpha (with -alpha_method 0 the filter is always none);
+# the corpus' alpha_filter_{1,2,3}_method_0 files have raw filtered alpha.
+R = alpha_source("alpha-ramp", 48, 40, 11, "ramp")
+cwebp(R, "am0", "-q", "75", "-alpha_method", "0", expect=A)
+cwebp(R, "afnone-am1", "-q", "75", "-alpha_filter", "none", "-alpha_method", "1", expect=A)
+cwebp(R, "affast-am1", "-q", "75", "-alpha_filter", "fast", "-alpha_method", "1", expect=A)
+cwebp(alpha_source("alpha-turned", 48, 40, 11, "turned"), "affast", "-q", "75", "-alpha_filter", "fast", expect=A)
+Bl = alpha_source("alpha-blobs", 37, 29, 12, "blobs")
+cwebp(Bl, "q60-afbest", "-q", "60", "-alpha_filter", "best", expect=A)
+cwebp(Bl, "alphaq20", "-alpha_q", "20", expect=A)
+cwebp(Bl, "exact-am0", "-exact", "-alpha_method", "0", "-alpha_filter", "fast", expect=A)
+SO = alpha_source("alpha-soft", 64, 48, 13, "soft")
+for f in ("none", "fast", "best"):
+    cwebp(SO, "af%s" % f, "-alpha_filter", f, "-alpha_method", "1", expect=A)
+cwebp(SO, "alphaq50-am0-afbest", "-alpha_q", "50", "-alpha_method", "0", "-alpha_filter", "best", expect=A)
+for w, h in ((1, 1), (3, 5), (17, 3), (33, 31)):
+    cwebp(alpha_source("alpha-soft", w, h, 14, "soft"), "afbest", "-alpha_filter", "best", expect=A)
+
 
 # ---------------------------------------------------------------- checks
 
@@ -189,8 +231,8 @@ def check(name, spec):
     problems = []
     chunks = riff_chunks(data)
     kind = bitstream_kind(chunks)
-    if kind != "VP8":
-        problems.append("bitstream is %s, not VP8" % kind)
+    if kind != spec["expect"][0]:
+        problems.append("bitstream is %s, not %s" % (kind, spec["expect"][0]))
     names = [c for c, _ in chunks or []]
     if "VP8X" in spec["expect"] and (names[:1] != ["VP8X"] or "ICCP" not in names):
         problems.append("chunks %s: expected VP8X with ICCP" % names)
@@ -200,7 +242,24 @@ def check(name, spec):
     return problems
 
 
+def alph_header(name):
+    """-> (method, filter, pre-processing) of the file's ALPH chunk, or None."""
+    for fourcc, payload in riff_chunks((OUT / name).read_bytes()) or []:
+        if fourcc == "ALPH" and payload:
+            return payload[0] & 3, payload[0] >> 2 & 3, payload[0] >> 4 & 3
+    return None
+
+
 failed = False
+alph = {n: alph_header(n) for n in MADE if alph_header(n)}
+for n, (m, f, pre) in alph.items():
+    MADE[n]["recipe"] += "; ALPH: method %d, filter %d, pre-processing %d" % (m, f, pre)
+covered = {(m, f) for m, f, _ in alph.values()}
+if {m for m, _ in covered} != {0, 1} or {f for m, f in covered if m == 1} != {0, 1, 2, 3} \
+        or {p for *_, p in alph.values()} != {0, 1}:
+    print("ALPH coverage: methods/filters %s, pre-processing %s: want both methods, all four filters and both "
+          "pre-processing values" % (sorted(covered), sorted({p for *_, p in alph.values()})), file=sys.stderr, flush=True)
+    failed = True
 seen = {}
 for name in sorted(MADE):
     seen.setdefault((OUT / name).read_bytes(), []).append(name)
