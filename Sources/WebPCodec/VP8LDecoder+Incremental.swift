@@ -38,9 +38,15 @@ extension VP8LDecoder {
 
     /// Decodes the main image's pixels until every row before `row` is complete.
     mutating func decodeRows(until row: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
+        try decodePixels(until: min(row, height) * codedWidth, bytes)
+    }
+
+    /// Decodes the main image's pixels until every pixel before `end` (scan order in the coded
+    /// image, `codedWidth` wide) is decoded; `end` is at most the coded image's size.
+    mutating func decodePixels(until end: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
         try coded.withUnsafeMutableBufferPointer { (p) throws(DecodingError) in
-            guard let base = p.baseAddress else { return }
-            try image.decode(into: base, untilRow: row, &reader, bytes)
+            guard let base = p.baseAddress, end <= p.count else { return }
+            try image.decode(into: base, untilPixel: end, &reader, bytes)
         }
     }
 

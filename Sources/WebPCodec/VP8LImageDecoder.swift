@@ -4,7 +4,7 @@ import CodecCore
 /// backward references and colour cache codes, in scan order, into a caller's ARGB buffer.
 ///
 /// The state is a small value: the next pixel, the first pixel not yet in the colour cache, and
-/// the cache itself, so that a caller can stop at a row (``decode(into:untilRow:_:_:)``),
+/// the cache itself, so that a caller can stop at a pixel (``decode(into:untilPixel:_:_:)``),
 /// checkpoint a copy, and roll back to it.
 struct VP8LImageDecoder {
     let width: Int
@@ -13,6 +13,9 @@ struct VP8LImageDecoder {
     var cache: VP8LColorCache
     /// The next pixel to decode, as `row × width + column`.
     var position = 0
+    /// libwebp's 8-bit alpha path: a backward reference that completes the image is copied even
+    /// if its bits ran out (``VP8LDecoder/decodeAlphaStream(_:)``).
+    var completesOnOverrun = false
     /// Pixels before this one have been inserted into the colour cache.
     var lastCached = 0
 
@@ -36,23 +39,24 @@ struct VP8LImageDecoder {
         var decoder = VP8LImageDecoder(width: width, height: height, coding: coding)
         try pixels.withUnsafeMutableBufferPointer { (p) throws(DecodingError) in
             guard let base = p.baseAddress else { return }
-            try decoder.decode(into: base, untilRow: height, &reader, buffer)
+            try decoder.decode(into: base, untilPixel: width * height, &reader, buffer)
         }
         return pixels
     }
 
-    /// Decodes pixels into `pixels` (`width × height` entries) until every row before
-    /// `untilRow` is complete; a backward reference may fill pixels past it. Throws `truncated`
+    /// Decodes pixels into `pixels` (`width × height` entries) until every pixel before `end`
+    /// (scan order; a row's end, except for ALPH's last row) is decoded; a backward reference
+    /// may fill pixels past it. Throws `truncated`
     /// when the bits ran out (zeros past the end were used), `invalidData` for a reference
     /// outside the image.
     ///
     /// The documented hot loop: the reader and position live in locals, tables are read
     /// through pointers, and nothing is allocated.
-    mutating func decode(into pixels: UnsafeMutablePointer<UInt32>, untilRow: Int, _ reader: inout LSBBitReader,
+    mutating func decode(into pixels: UnsafeMutablePointer<UInt32>, untilPixel: Int, _ reader: inout LSBBitReader,
                          _ buffer: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
         let width = self.width
         let total = width * height
-        let end = min(untilRow, height) * width
+        let end = min(untilPixel, total)
         var br = reader
         var pos = position, lastCached = self.lastCached
         var col = pos % width, row = pos / width
@@ -134,7 +138,9 @@ struct VP8LImageDecoder {
                     let distanceSymbol = VP8LPrefixCode.readSymbol(tables + group.distance, &br)
                     let distanceCode = VP8LBackwardReference.prefixValue(distanceSymbol, &br)
                     let distance = VP8LBackwardReference.distance(code: distanceCode, width: width, map: map)
-                    if br.isOverrun { throw .truncated("VP8L bitstream ends before the image") }
+                    if br.isOverrun && !(completesOnOverrun && length >= total - pos) {
+                        throw .truncated("VP8L bitstream ends before the image")
+                    }
                     guard distance <= pos, length <= total - pos else {
                         throw .invalidData("VP8L backward reference is outside the image")
                     }

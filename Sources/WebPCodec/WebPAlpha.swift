@@ -55,7 +55,7 @@ public struct WebPAlpha: Sendable, Equatable {
         func run(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> [UInt8] {
             do {
                 var decoder = try VP8LDecoder(bytes, header: header, imageStreamAt: 0, limits: limits)
-                try decoder.decode(bytes, isFinal: true)
+                try decoder.decodeAlphaStream(bytes)
                 let rgba = decoder.rgba()
                 return (0..<(width * height)).map { rgba[4 &* $0 &+ 1] }
             } catch where error.kind == .truncated {
