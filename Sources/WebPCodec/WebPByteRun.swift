@@ -7,9 +7,20 @@ struct WebPByteRun {
     /// The bitstream's first byte in the input.
     let start: Int
     private var staged: [UInt8] = []
+    /// Bytes seen at the last attempt to start the decoder (read its headers): the next waits
+    /// for twice as many, so headers fed a byte at a time are read O(log n) times, not n.
+    var lastStart = 0
 
     init(start: Int) {
         self.start = start
+    }
+
+    /// Whether a job should wait for more bytes before decoding up to `limit`: the input is
+    /// open, and nothing has arrived, or the decoder has not started and the bytes have not
+    /// doubled since its last attempt.
+    func shouldWait(upTo limit: Int, started: Bool, isFinal: Bool) -> Bool {
+        let count = max(0, limit - start)
+        return !isFinal && (count == 0 || (!started && lastStart > 0 && count < max(64, 2 * lastStart)))
     }
 
     /// Calls `body` with the bytes from ``start`` to `limit` (at most the input's end). With

@@ -13,9 +13,6 @@ struct WebPLosslessJob {
     let end: Int?
     private var run: WebPByteRun
     private(set) var decoder: VP8LDecoder?
-    /// Bytes seen at the last attempt to read the header and codes: the next waits for twice as
-    /// many (so a header fed byte by byte is read O(log n) times, not n).
-    private var lastAttempt = 0
 
     init(start: Int, end: Int?) {
         self.start = start
@@ -37,14 +34,13 @@ struct WebPLosslessJob {
         guard !isFinished else { return }
         let isFinal = forceFinal || isFinal(input)
         let limit = min(end ?? input.count, input.count)
-        let count = max(0, limit - start)
-        if !isFinal && (count == 0 || (decoder == nil && lastAttempt > 0 && count < max(64, 2 * lastAttempt))) { return }
+        if run.shouldWait(upTo: limit, started: decoder != nil, isFinal: isFinal) { return }
         // The decoder leaves the struct while it runs, so its buffers are never copied.
         var decoder = self.decoder
         self.decoder = nil
         defer { self.decoder = decoder }
-        var attempt = lastAttempt
-        defer { lastAttempt = attempt }
+        var attempt = run.lastStart
+        defer { run.lastStart = attempt }
         let decode = { (bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) in
             if decoder == nil {
                 attempt = bytes.count

@@ -19,8 +19,6 @@ struct WebPLossyJob {
     private var run: WebPByteRun
     private(set) var decoder: VP8Decoder?
     private var alphaPlane: [UInt8]?
-    /// Bytes seen at the last attempt to read the frame header: the next waits for twice as many.
-    private var lastAttempt = 0
 
     init(bitstream: WebPBitstream, end: Int?) {
         start = bitstream.payload.lowerBound
@@ -40,26 +38,31 @@ struct WebPLossyJob {
         guard !isFinished else { return }
         let isFinal = input.isFinal || end.map { input.count >= $0 } == true
         let limit = min(end ?? input.count, input.count)
-        let count = max(0, limit - start)
-        if !isFinal && (count == 0 || (decoder == nil && lastAttempt > 0 && count < max(64, 2 * lastAttempt))) { return }
-        var decoder = self.decoder
+        if run.shouldWait(upTo: limit, started: decoder != nil, isFinal: isFinal) { return }
+        // As in WebPLosslessJob: the decoder leaves the struct while it runs.
+        var (decoder, attempt) = (self.decoder, run.lastStart)
         self.decoder = nil
-        defer { self.decoder = decoder }
-        var attempt = lastAttempt
-        defer { lastAttempt = attempt }
+        defer { (self.decoder, run.lastStart) = (decoder, attempt) }
         let chunkSize = self.chunkSize
-        try run.withBytes(input, to: limit) { (bytes) throws(DecodingError) in
-            if decoder == nil {
-                attempt = bytes.count
-                decoder = try VP8Decoder.start(bytes, chunkSize: chunkSize, isFinal: isFinal, limits: limits)
+        var colourError: DecodingError?
+        do throws(DecodingError) {
+            try run.withBytes(input, to: limit) { (bytes) throws(DecodingError) in
+                if decoder == nil {
+                    attempt = bytes.count
+                    decoder = try VP8Decoder.start(bytes, chunkSize: chunkSize, isFinal: isFinal, limits: limits)
+                }
+                try decoder?.decode(bytes, isFinal: isFinal)
             }
-            try decoder?.decode(bytes, isFinal: isFinal)
+        } catch {
+            // A cut file's rows keep their alpha: the plane is still decoded below.
+            colourError = error
         }
         if alphaPlane == nil, let alphaChunk, let decoder, decoder.finalRowCount > 0 {
             alphaPlane = try input.withBytes(alphaChunk) { (payload) throws(DecodingError) in
                 try WebPAlpha.decode(payload, width: decoder.width, height: decoder.height, limits: limits)
             }
         }
+        if let colourError { throw colourError }
     }
 
     /// The image's pixels so far (RGBA8, rows past ``finalRowCount`` transparent black).

@@ -9,7 +9,8 @@ struct WebPTruncationTests {
     /// A cut still keeps the rows decoded before the cut (equal to the whole image's) and ends
     /// in `unexpectedEOF`; a cut animation keeps the frames that arrived whole.
     @Test(arguments: ["fixtures/webp/plasma-blur-z9-128x96.webp", "fixtures/webp/alpha-ramp-exact-z6-48x40.webp",
-                      "fixtures/webp/plasma-blur-z6-icc-64x48.webp"])
+                      "fixtures/webp/plasma-blur-z6-icc-64x48.webp", "fixtures/webp-lossy/plasma-blur-q75-128x96.webp",
+                      "fixtures/webp-lossy/alpha-soft-afbest-64x48.webp", "fixtures/webp-lossy/alpha-ramp-am0-48x40.webp"])
     func cutStillKeepsItsRows(_ path: String) throws {
         let bytes = try WebPSourceCheck.fixture(path)
         let full = try ImageSource(bytes: bytes).image(at: 0)
