@@ -13,13 +13,15 @@ struct VP8RowCheckpoint {
 
 extension VP8Decoder {
     /// Reads the frame header from `bytes` (all of the VP8 payload so far, and what follows it
-    /// in the file) if the first partition and the partition sizes are all there: nil when they
-    /// are not yet, while more may come.
+    /// in the file) if the first partition, the partition sizes and the first byte of every
+    /// token partition are there: nil when they are not yet, while more may come.
     public static func start(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, isFinal: Bool, limits: Limits)
         throws(DecodingError) -> VP8Decoder? {
         do {
             let decoder = try VP8Decoder(bytes, chunkSize: chunkSize, limits: limits)
-            if !isFinal && decoder.modeReader.isPastEnd { return nil }
+            // A reader is primed when it is made: one primed past the bytes given would keep the
+            // zero it shifted in, so wait until every partition's first bytes are there.
+            if !isFinal && (decoder.modeReader.isPastEnd || decoder.tokenReaders.contains { $0.isPastEnd }) { return nil }
             return decoder
         } catch where error.kind == .truncated && !isFinal {
             return nil

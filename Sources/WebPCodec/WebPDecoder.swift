@@ -118,7 +118,13 @@ public final class WebPDecoder: ImageDecoding {
 
     public func isFrameComplete(at index: Int) -> Bool {
         let frames = container.frames
-        return frames.indices.contains(index) && frames[index].bitstream.dataEnd <= container.available
+        guard frames.indices.contains(index), frames[index].bitstream.dataEnd <= container.available else { return false }
+        // A lossy still's last partition runs to the end of the input, whose bytes past the chunk
+        // the bool decoder may still read ahead: it is complete once its rows are all decoded.
+        if !container.isAnimated && frames[index].bitstream.kind == .lossy {
+            return still?.isFinished == true || container.ended
+        }
+        return true
     }
 
     public var isComplete: Bool { container.ended }
