@@ -1,9 +1,9 @@
 import BenchSupport
 
 /// WebPBench's files: the corpus' largest lossless stills (libwebp's test data, image-webp's
-/// gallery2 and regression files, wuffs' hibiscus). Lossy files are left out until VP8 is
-/// decoded; `make-inputs.sh` makes no WebP yet (its stamp `.complete-webp` says it ran), so
-/// `.inputs/*.webp` adds nothing today.
+/// gallery2 and regression files, wuffs' hibiscus), and lossy stills with and without alpha
+/// (image-webp's gallery1 and gallery2, libwebp's test data); `make-inputs.sh` makes no WebP yet
+/// (its stamp `.complete-webp` says it ran), so `.inputs/*.webp` adds nothing today.
 let inputs = InputSet(
     corpusFolder: "webp",
     corpusFiles: [
@@ -14,6 +14,10 @@ let inputs = InputSet(
         "image-webp/images/gallery2/3_webp_ll.webp",              // 800x600
         "image-webp/images/regression/lossless_indexed_4bit_palette.webp", // 500x300
         "wuffs/hibiscus.regular.lossless.webp",                   // 312x442
+        "image-webp/images/gallery1/3.webp",                      // 1280x720, lossy
+        "libwebp-test-data/lossy_extreme_probabilities.webp",     // 800x534, lossy
+        "image-webp/images/gallery2/3_webp_a.webp",               // 800x600, lossy + ALPH
+        "libwebp-test-data/lossy_alpha1.webp",                    // 1000x307, lossy + ALPH
     ],
     nameFolder: "webp",
     generatedExtension: "webp",

@@ -1,7 +1,8 @@
 import BenchSupport
 import Foundation
 
-/// WebPBench: our WebP lossless decoder against libwebp, in process, same files, same run.
+/// WebPBench: our WebP decoders (lossless, lossy, lossy with alpha) against libwebp, in process,
+/// same files, same run.
 ///
 ///     swift run -c release --package-path Benchmarks WebPBench [--iterations N] [FILE...]
 let usage = """

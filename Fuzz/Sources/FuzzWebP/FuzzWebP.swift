@@ -16,8 +16,8 @@
 //    each frame's canonical hash and `finalRowCount`; a frame that throws in one source must
 //    throw in the other;
 //  - when the source is `complete` and image(at: 0) succeeded, thumbnail(at: 0) does not fail.
-// Lossy (VP8) images are refused as unsupported until VP8 is decoded, so mutations reach the
-// RIFF/VP8X/ANIM/ANMF parsing, the VP8L decoder and the WebPAnimDecoder compositing.
+// Mutations reach the RIFF/VP8X/ANIM/ANMF parsing, the VP8L, VP8 and ALPH decoders and the
+// WebPAnimDecoder compositing.
 // FUZZ_WEBP_VERBOSE=1 prints both outcomes (status, frame count, hashes) for each input run.
 // No main.swift: SwiftPM links an executable target's entry point as `FuzzWebP_main`, which
 // starts libFuzzer's driver (FUZZING.md in shared/, beside the project root).
