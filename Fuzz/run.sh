@@ -41,7 +41,8 @@ case "$format" in
     ;;
   webp)
     product=FuzzWebP
-    seed_dirs=("$corpus_root/webp" "$corpus_root/crashers/webp" "$root/Conformance/fixtures/webp")
+    seed_dirs=("$corpus_root/webp" "$corpus_root/crashers/webp" "$root/Conformance/fixtures/webp"
+               "$root/Conformance/fixtures/webp-lossy")
     seed_name='*.[wW][eE][bB][pP]'
     ;;
   *)

@@ -188,6 +188,12 @@ struct WebPContainerParser {
         }
         let (area, overflow) = header.canvasWidth.multipliedReportingOverflow(by: header.canvasHeight)
         guard !overflow, area < 1 << 32 else { throw .invalidData("VP8X canvas is too large") }
+        if header.isAnimated {
+            // The canvas every frame is composed on must fit the limits. Checked here, as the
+            // header is read, so that the verdict does not depend on how the input was split
+            // (a later bad chunk read in the same call would otherwise win when the file is whole).
+            _ = try limits.checkedRasterBytes(width: header.canvasWidth, height: header.canvasHeight, bytesPerPixel: 4)
+        }
         extended = header
         revision += 1
         return true
