@@ -7,22 +7,12 @@ import Testing
 /// Decodes a lossy WebP file with the VP8 decoder and returns "WxH sha256" of its canonical
 /// bytes, or the error.
 func lossyHash(_ bytes: [UInt8], limits: Limits = Limits()) -> Result<String, DecodingError> {
-    do throws(DecodingError) {
-        let decoded = try bytes.withUnsafeBufferPointer { (p) throws(DecodingError) in
-            try WebPContainer.decodeLossy(p, limits: limits)
-        }
-        let image = DecodedImage(width: decoded.width, height: decoded.height, pixelFormat: .rgba8,
-                                 isPremultiplied: false, pixels: decoded.pixels, finalRowCount: decoded.height)
-        return .success("\(decoded.width)x\(decoded.height) \(CanonicalHash.hex(image))")
-    } catch {
-        return .failure(error)
-    }
+    wholeFileHash(bytes) { (p) throws(DecodingError) in try WebPContainer.decodeLossy(p, limits: limits) }
 }
 
 /// Rows of a WebP manifest whose bitstream column says VP8 (lossy without an ALPH chunk).
 func lossyEntries(_ manifest: String) -> [ManifestEntry] {
-    let lossy = Set(Manifest.rows(manifest).filter { $0.count >= 5 && $0[4] == "VP8" }.map { $0[0] })
-    return ((try? Manifest.load(manifest)) ?? []).filter { lossy.contains($0.path) }
+    webpEntries(manifest, bitstreams: ["VP8"])
 }
 
 /// The project's lossy WebP fixtures (Conformance/fixtures/webp-lossy, made with cwebp from

@@ -4,19 +4,30 @@ import TestSupport
 import Testing
 @testable import WebPCodec
 
-/// Decodes a lossless WebP file with the VP8L decoder and returns "WxH sha256" of its canonical
-/// bytes, or the error.
-func losslessHash(_ bytes: [UInt8], limits: Limits = Limits()) -> Result<String, DecodingError> {
+/// "WxH sha256" of the canonical bytes that a whole-file decoder (`decode`) gives for `bytes`,
+/// or the error.
+func wholeFileHash(_ bytes: [UInt8], _ decode: (UnsafeBufferPointer<UInt8>) throws(DecodingError)
+                   -> (width: Int, height: Int, pixels: [UInt8])) -> Result<String, DecodingError> {
     do throws(DecodingError) {
-        let decoded = try bytes.withUnsafeBufferPointer { (p) throws(DecodingError) in
-            try WebPContainer.decodeLossless(p, limits: limits)
-        }
+        let decoded = try bytes.withUnsafeBufferPointer { (p) throws(DecodingError) in try decode(p) }
         let image = DecodedImage(width: decoded.width, height: decoded.height, pixelFormat: .rgba8,
                                  isPremultiplied: false, pixels: decoded.pixels, finalRowCount: decoded.height)
         return .success("\(decoded.width)x\(decoded.height) \(CanonicalHash.hex(image))")
     } catch {
         return .failure(error)
     }
+}
+
+/// Rows of a WebP manifest whose bitstream column is one of `bitstreams` (VP8L, VP8, VP8+ALPH).
+func webpEntries(_ manifest: String, bitstreams: Set<String>) -> [ManifestEntry] {
+    let kept = Set(Manifest.rows(manifest).filter { $0.count >= 5 && bitstreams.contains($0[4]) }.map { $0[0] })
+    return ((try? Manifest.load(manifest)) ?? []).filter { kept.contains($0.path) }
+}
+
+/// Decodes a lossless WebP file with the VP8L decoder and returns "WxH sha256" of its canonical
+/// bytes, or the error.
+func losslessHash(_ bytes: [UInt8], limits: Limits = Limits()) -> Result<String, DecodingError> {
+    wholeFileHash(bytes) { (p) throws(DecodingError) in try WebPContainer.decodeLossless(p, limits: limits) }
 }
 
 /// The VP8L decoder's verdict on `bytes` is the manifest's: the same hash, or an error.
@@ -31,8 +42,7 @@ func expectLossless(_ entry: ManifestEntry, _ bytes: [UInt8]) {
 
 /// Rows of a WebP manifest whose bitstream column says VP8L.
 func losslessEntries(_ manifest: String) -> [ManifestEntry] {
-    let lossless = Set(Manifest.rows(manifest).filter { $0.count >= 5 && $0[4] == "VP8L" }.map { $0[0] })
-    return ((try? Manifest.load(manifest)) ?? []).filter { lossless.contains($0.path) }
+    webpEntries(manifest, bitstreams: ["VP8L"])
 }
 
 /// The project's lossless WebP fixtures (Conformance/fixtures/webp, made with cwebp from

@@ -72,10 +72,7 @@ struct WebPAnimationFixtureTests {
 /// VP8+ALPH), against dwebp through ImageSource: whole, in 4096-byte pieces and random pieces.
 @Suite(.enabled(if: Corpus.root != nil, "corpus absent: set IMAGECODECS_CORPUS or place shared/corpus beside the project"))
 struct WebPLossyCorpusSourceTests {
-    static let entries: [ManifestEntry] = {
-        let lossy = Set(Manifest.rows("webp.tsv").filter { $0.count >= 5 && ($0[4] == "VP8" || $0[4] == "VP8+ALPH") }.map { $0[0] })
-        return ((try? Manifest.load("webp.tsv")) ?? []).filter { lossy.contains($0.path) }
-    }()
+    static let entries = webpEntries("webp.tsv", bitstreams: ["VP8", "VP8+ALPH"])
 
     @Test func manifestIsLoaded() {
         #expect(Self.entries.count >= 120)
