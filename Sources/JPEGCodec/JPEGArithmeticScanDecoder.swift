@@ -35,7 +35,7 @@ struct JPEGArithmeticConditioning: Equatable {
 /// into coefficients, resumable between MCUs, bit-exact with libjpeg-turbo's jdarith.c:
 /// restart intervals reset the statistics and predictors (F.2.4.4 / G.1.3.3), and a code that
 /// overflows the spectrum or the magnitude leaves the rest of its interval undecoded.
-struct JPEGArithmeticScanDecoder {
+struct JPEGArithmeticScanDecoder: JPEGIntervalDecoding {
     /// Which procedure the scan's MCUs follow (the same five as Huffman coding's).
     typealias Procedure = JPEGHuffmanScanDecoder.Procedure
 
@@ -64,14 +64,14 @@ struct JPEGArithmeticScanDecoder {
     /// A code overflowed (libjpeg-turbo's "spectral overflow" / "magnitude overflow" warning):
     /// the interval's remaining MCUs are left as they are, until the next restart.
     private var halted = false
-    private(set) var stream: JPEGEntropyStream
-    private let restartInterval: Int
-    private var restartsToGo: Int
+    var stream: JPEGEntropyStream
+    let restartInterval: Int
+    var restartsToGo: Int
     /// The scan's MCUs and where their blocks lie; MCUs in the scan, per line; the next one to decode.
     let layout: JPEGMCULayout
     var mcuCount: Int { layout.mcuCount }
     var mcusPerLine: Int { layout.mcusPerLine }
-    private(set) var nextMCU = 0
+    var nextMCU = 0
     /// The most staged bytes one MCU can read; decoding waits until that many have arrived or
     /// the data has ended (a marker, or the end of final input: zeros from there on).
     let margin: Int
@@ -133,39 +133,10 @@ struct JPEGArithmeticScanDecoder {
 
     var isFinished: Bool { nextMCU >= mcuCount }
 
-    /// Decodes MCUs while their data has arrived, up to MCU `limit` (exclusive). Returns
-    /// whether any MCU was decoded.
-    mutating func decode(_ input: InputBuffer, into coefficients: inout JPEGCoefficients, until limit: Int) -> Bool {
-        let start = nextMCU
-        let end = min(limit, mcuCount)
-        stream.stage(input)
-        while nextMCU < end {
-            if restartInterval > 0 && restartsToGo == 0 {
-                guard stream.restart(input) else { break }
-                restartStatistics()
-                restartsToGo = restartInterval
-            }
-            // A run of MCUs: to the limit or the end of the restart interval.
-            let runEnd = restartInterval > 0 ? min(end, nextMCU + restartsToGo) : end
-            let count: Int
-            if halted {
-                count = runEnd - nextMCU   // they read nothing and stay as they are
-            } else {
-                if !stream.canDecode(margin: margin, inputFinal: false, inputCount: input.count) { stream.stage(input) }
-                guard stream.canDecode(margin: margin, inputFinal: input.isFinal, inputCount: input.count) else { break }
-                let ended = stream.isDataEnded(inputFinal: input.isFinal, inputCount: input.count)
-                count = decodeRun(upTo: runEnd, dataEnded: ended, &coefficients)
-            }
-            restartsToGo -= count
-            nextMCU += count
-        }
-        return nextMCU > start
-    }
-
     /// F.2.4.4 / G.1.3.3 (libjpeg-turbo's restart processing): the statistics areas the scan
     /// codes with start afresh, and so do the DC predictions, their contexts and the decoder
     /// (D.2.7 INITDEC). The statistics of the scan's start are these too.
-    private mutating func restartStatistics() {
+    mutating func restartEntropyCoding() {
         let resetsDC = !isProgressive || procedure == .dcFirst
         let resetsAC = !isProgressive || ss != 0
         statistics.withUnsafeMutableBufferPointer { st in
@@ -182,11 +153,14 @@ struct JPEGArithmeticScanDecoder {
         halted = false
     }
 
+    /// A code overflowed: the interval's remaining MCUs read nothing and stay as they are.
+    var intervalExhausted: Bool { halted }
+
     /// Decodes MCUs from ``nextMCU`` (at least one, whose margin the caller has checked) up to
     /// `runEnd`, all of one restart interval, while the margin holds or the data has ended, or
     /// until a code overflows. Returns how many MCUs it decoded. The buffers are acquired once
     /// for the run: this is the hot loop.
-    private mutating func decodeRun(upTo runEnd: Int, dataEnded: Bool, _ coefficients: inout JPEGCoefficients) -> Int {
+    mutating func decodeRun(upTo runEnd: Int, dataEnded: Bool, _ coefficients: inout JPEGCoefficients) -> Int {
         // The stream and the statistics are moved out while in use, so that the block decoders
         // may update the predictors and contexts (no copy of either buffer is made).
         var local = JPEGEntropyStream(start: 0)

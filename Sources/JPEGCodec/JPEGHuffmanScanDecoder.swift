@@ -2,7 +2,7 @@ import CodecCore
 
 /// Decodes the Huffman-coded MCUs of one scan (T.81 F.2.2 sequential, G.1.2 progressive) into
 /// coefficients, resumable between MCUs, with restart intervals handled as libjpeg-turbo does.
-struct JPEGHuffmanScanDecoder {
+struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
     /// Which procedure the scan's MCUs follow.
     enum Procedure { case sequential, dcFirst, dcRefine, acFirst, acRefine }
 
@@ -14,21 +14,21 @@ struct JPEGHuffmanScanDecoder {
     private let dcTable: [Int]
     private let acTable: [Int]
     private var state = BlockState()
-    private(set) var stream: JPEGEntropyStream
-    private let restartInterval: Int
-    private var restartsToGo: Int
+    var stream: JPEGEntropyStream
+    let restartInterval: Int
+    var restartsToGo: Int
     /// The scan's MCUs and where their blocks lie; MCUs in the scan, per line; the next one to decode.
     let layout: JPEGMCULayout
     var mcuCount: Int { layout.mcuCount }
     var mcusPerLine: Int { layout.mcusPerLine }
-    private(set) var nextMCU = 0
+    var nextMCU = 0
     /// The last MCU begun with data left (libjpeg's `last_good_iMCU_row`, by MCU): block
     /// smoothing treats the rows after it as not reached by this scan.
     private(set) var lastGoodMCU = 0
 
     /// The most bytes one MCU can take: 10 blocks of 64 coefficients of at most 32 bits each,
     /// every byte stuffed; decoding waits until that much has arrived or the data has ended.
-    static let margin = 10 * 64 * 4 * 2 + 64
+    let margin = 10 * 64 * 4 * 2 + 64
 
     /// A decoder for `scan` of `frame`; refuses what libjpeg-turbo refuses when a scan starts:
     /// an invalid progression (G.1.1.1) and invalid Huffman tables.
@@ -76,41 +76,17 @@ struct JPEGHuffmanScanDecoder {
     /// The MCU row (in the scan's MCU grid) of the next MCU to decode.
     var nextMCURow: Int { nextMCU / mcusPerLine }
 
-    /// Decodes MCUs while their data has arrived, up to MCU `limit` (exclusive). Returns
-    /// whether any MCU was decoded.
-    mutating func decode(_ input: InputBuffer, into coefficients: inout JPEGCoefficients, until limit: Int) -> Bool {
-        let start = nextMCU
-        let end = min(limit, mcuCount)
-        stream.stage(input)
-        while nextMCU < end {
-            if restartInterval > 0 && restartsToGo == 0 {
-                guard stream.restart(input) else { break }
-                state = BlockState()
-                restartsToGo = restartInterval
-            }
-            // A run of MCUs: to the limit or the end of the restart interval.
-            let runEnd = restartInterval > 0 ? min(end, nextMCU + restartsToGo) : end
-            let count: Int
-            if stream.ranOut {
-                count = runEnd - nextMCU   // the rest of the interval stays empty
-            } else {
-                if !stream.canDecode(margin: Self.margin, inputFinal: false, inputCount: input.count) { stream.stage(input) }
-                guard stream.canDecode(margin: Self.margin, inputFinal: input.isFinal, inputCount: input.count) else { break }
-                let ended = stream.isDataEnded(inputFinal: input.isFinal, inputCount: input.count)
-                count = decodeRun(upTo: runEnd, dataEnded: ended, &coefficients)
-            }
-            restartsToGo -= count
-            nextMCU += count
-        }
-        return nextMCU > start
-    }
+    /// An MCU read past the interval's data: the rest of the interval is left at zero.
+    var intervalExhausted: Bool { stream.ranOut }
+
+    mutating func restartEntropyCoding() { state = BlockState() }
 
     /// Decodes MCUs from ``nextMCU`` (at least one, whose margin the caller has checked) up to
     /// `runEnd`, all of one restart interval, while the margin holds or the data has ended, and
     /// until an MCU reads past the data. Returns how many MCUs it decoded. The buffers are
     /// acquired once for the run and the bit reader is a local (so that it stays in registers
     /// while coefficients are stored): this is the hot loop.
-    private mutating func decodeRun(upTo runEnd: Int, dataEnded: Bool, _ coefficients: inout JPEGCoefficients) -> Int {
+    mutating func decodeRun(upTo runEnd: Int, dataEnded: Bool, _ coefficients: inout JPEGCoefficients) -> Int {
         let grid = coefficients.grid, subsetting = coefficients.isSubset
         let blocks = layout.blocks, widths = layout.widths, heights = layout.heights
         let mcusPerLine = mcusPerLine, tables = tables, dcTable = dcTable, acTable = acTable
@@ -154,7 +130,7 @@ struct JPEGHuffmanScanDecoder {
                                         my &+= 1
                                     }
                                 } while n < runEnd && r.count >= r.zeroBitsRead
-                                    && (dataEnded || bytes.count &- r.position >= Self.margin)
+                                    && (dataEnded || bytes.count &- r.position >= margin)
                                 reader = r
                             }
                         }

@@ -90,15 +90,16 @@ final class JPEGPixelDecoder {
         while scanIndex < container.scans.count {
             let info = container.scans[scanIndex]
             if scan == nil {
-                scan = try JPEGScanDecoder(frame: frame, scan: info)
                 if frame.isProgressive { progression.begin(info.header) }
+                // The container has checked the scan when its header arrived.
+                if readsNoCoefficient(of: info.header) {
+                    scanIndex += 1
+                    continue
+                }
+                scan = try JPEGScanDecoder(frame: frame, scan: info)
             }
             guard var decoder = scan else { return }
             scan = nil
-            if readsNoCoefficient(of: info.header) {
-                scanIndex += 1
-                continue
-            }
             if buffered {
                 let before = decoder.nextMCU
                 _ = decoder.decode(input, into: &coefficients, until: decoder.mcuCount)
