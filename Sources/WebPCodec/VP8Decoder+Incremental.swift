@@ -1,8 +1,9 @@
 import CodecCore
 
-/// What a macroblock row changes besides the planes: restored when the row runs out of input
-/// while more may come. (The planes need no copy: a row writes only its own macroblocks until
-/// it is complete, and it is loop-filtered, which changes the rows above, only then.)
+/// What a macroblock row changes besides the band of planes: restored when the row runs out of
+/// input while more may come. (The band needs no copy: a row writes only its own macroblocks
+/// until it is complete, and it is loop-filtered, which changes the lines above, and the band
+/// moves down, only then.)
 struct VP8RowCheckpoint {
     let modeReader: VP8BoolDecoder
     let tokenReaders: [VP8BoolDecoder]
@@ -15,10 +16,10 @@ extension VP8Decoder {
     /// Reads the frame header from `bytes` (all of the VP8 payload so far, and what follows it
     /// in the file) if the first partition, the partition sizes and the first byte of every
     /// token partition are there: nil when they are not yet, while more may come.
-    public static func start(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, isFinal: Bool, limits: Limits)
-        throws(DecodingError) -> VP8Decoder? {
+    public static func start(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, isFinal: Bool, limits: Limits,
+                             output: Output = .image) throws(DecodingError) -> VP8Decoder? {
         do {
-            let decoder = try VP8Decoder(bytes, chunkSize: chunkSize, limits: limits)
+            let decoder = try VP8Decoder(bytes, chunkSize: chunkSize, limits: limits, output: output)
             // A reader is primed when it is made: one primed past the bytes given would keep the
             // zero it shifted in, so wait until every partition's first bytes are there.
             if !isFinal && (decoder.modeReader.isPastEnd || decoder.tokenReaders.contains { $0.isPastEnd }) { return nil }

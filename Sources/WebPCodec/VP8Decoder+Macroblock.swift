@@ -79,10 +79,10 @@ extension VP8Decoder {
                     rfb[mbX] = info
                 }
                 Self.reconstruct(buffers, mb: mb, mbX: mbX, mbY: mbY, mbWidth: mbWidth, mbHeight: layout.mbHeight)
-                // Copy the macroblock into the planes.
-                let yDst = plb + mbY * 16 * layout.yStride + mbX * 16
+                // Copy the macroblock into the band's current row.
+                let yDst = plb + Self.bandExtraLines * layout.yStride + mbX * 16
                 for j in 0..<16 { (yDst + j * layout.yStride).update(from: wkb + Self.yWork + j * 32, count: 16) }
-                let uvOff = mbY * 8 * layout.uvStride + mbX * 8
+                let uvOff = Self.bandExtraLines / 2 * layout.uvStride + mbX * 8
                 for j in 0..<8 {
                     (plb + layout.u + uvOff + j * layout.uvStride).update(from: wkb + Self.uWork + j * 32, count: 8)
                     (plb + layout.v + uvOff + j * layout.uvStride).update(from: wkb + Self.vWork + j * 32, count: 8)

@@ -1,17 +1,25 @@
 import CodecCore
 
 /// Decodes a VP8 key frame (WebP lossy, RFC 6386 as RFC 9649 wraps it) to RGBA8, bit-exact
-/// with libwebp's `WebPDecodeRGBA`.
+/// with libwebp's `WebPDecodeRGBA`, or shrinks it to a thumbnail as its rows come out.
 ///
 /// The state is a value: the frame header, the first partition's reader (modes), the token
 /// partitions' readers, the per-column contexts of the macroblock row above (sub-block modes,
 /// non-zero flags, the unfiltered bottom samples), the work area one macroblock is
-/// reconstructed in, and the Y, U and V planes (whole macroblocks). ``decodeRow(_:)`` decodes
-/// one macroblock row: modes, tokens, reconstruction, then the loop filter of that row (which
-/// changes pixels of this row and the three lines above it). Incremental decoding
-/// (VP8Decoder+Incremental.swift) checkpoints the readers and per-column contexts before each
-/// row and restores them when the row runs out of input.
+/// reconstructed in, a band of the Y, U and V planes, and the output. ``decodeRow(_:)``
+/// decodes one macroblock row: modes, tokens, reconstruction, then the loop filter of that row
+/// (which changes pixels of this row and the three lines above it); the output rows that no
+/// later row can change are then converted (``emitFinalRows()``) and the band moves down, so
+/// the planes are never held whole (as libwebp's row cache, `kFilterExtraRows`).
+/// Incremental decoding (VP8Decoder+Incremental.swift) checkpoints the readers and per-column
+/// contexts before each row and restores them when the row runs out of input.
 public struct VP8Decoder: Sendable {
+    /// Where the rows go: an RGBA8 image, or a thumbnail shrunk as they come.
+    public enum Output: Sendable {
+        case image
+        case thumbnail(width: Int, height: Int)
+    }
+
     public let tag: VP8FrameTag
     var header: VP8FrameHeader
     let mbWidth: Int
@@ -37,11 +45,22 @@ public struct VP8Decoder: Sendable {
     var coefficients: [Int16]
     /// Sub-block modes of the current macroblock (raster order), then its 24 blocks' transform kinds.
     var subblockModes: [UInt8]
-    /// The frame, whole macroblocks: Y (`16 mbWidth` wide), then U, then V (`8 mbWidth`).
+    /// The band of the planes: Y (`16 mbWidth` wide, ``bandExtraLines`` lines of the previous
+    /// macroblock row then the 16 of the current one), then U, then V (`8 mbWidth` wide, half
+    /// as many lines each). Between rows only the extra lines matter: the previous row's
+    /// lines that the next row's loop filter changes or that upsampling still needs.
     var planes: [UInt8]
+    /// The RGBA8 image (``Output/image``), rows from ``finalRowCount`` on transparent black.
+    var pixels: [UInt8] = []
+    /// The thumbnail (``Output/thumbnail(width:height:)``) and the RGBA8 row it takes rows through.
+    public internal(set) var thumbnail: StreamingResampler?
+    var rowScratch: [UInt8] = []
+    /// The alpha plane (`width × height`, from ALPH), set before rows come out; nil is opaque.
+    public var alpha: [UInt8]?
     /// Macroblock rows decoded (and loop-filtered) so far.
     public internal(set) var mbRow = 0
     /// Output rows that are final: no later macroblock row's filter or upsampling changes them.
+    /// They have gone to the output.
     public internal(set) var finalRowCount = 0
     /// Input size when a row last ran out of bytes, and the compressed size of the last whole
     /// row: a new attempt waits for about half a row of new bytes (VP8Decoder+Incremental.swift).
@@ -52,8 +71,13 @@ public struct VP8Decoder: Sendable {
     public var height: Int { tag.height }
     var yStride: Int { mbWidth * 16 }
     var uvStride: Int { mbWidth * 8 }
-    var uOffset: Int { yStride * mbHeight * 16 }
-    var vOffset: Int { uOffset + uvStride * mbHeight * 8 }
+    /// Luma lines of the previous macroblock row kept in the band: at least the 3 the loop
+    /// filter changes and the 7 whose output rows wait for the next row's chroma; 8 keeps
+    /// luma and chroma aligned (4 chroma lines).
+    static let bandExtraLines = 8
+    static let bandLines = bandExtraLines + 16
+    var uOffset: Int { yStride * Self.bandLines }
+    var vOffset: Int { uOffset + uvStride * Self.bandLines / 2 }
 
     /// Offsets in ``work``: libwebp's layout with BPS = 32 (a row above each plane, four
     /// columns left of it).
@@ -64,16 +88,24 @@ public struct VP8Decoder: Sendable {
 
     /// Reads the frame tag and header from `bytes`, a VP8 chunk's payload followed by whatever
     /// comes after it in the file (`chunkSize` is the chunk's own size), checks the size against
-    /// `limits` and allocates the planes.
-    public init(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, limits: Limits) throws(DecodingError) {
+    /// `limits` and allocates the band and the output.
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, limits: Limits,
+                output: Output = .image) throws(DecodingError) {
         tag = try VP8FrameTag(bytes, chunkSize: chunkSize)
-        let rgbaBytes = try limits.checkedRasterBytes(width: tag.width, height: tag.height, bytesPerPixel: 4)
         mbWidth = (tag.width + 15) >> 4
         mbHeight = (tag.height + 15) >> 4
-        // Planes: 384 bytes per macroblock (at most about 1.6 times the RGBA output).
-        let planeBytes = mbWidth * mbHeight * 384
-        guard planeBytes <= limits.maxBytesHeld - rgbaBytes else {
-            throw .limitExceeded("buffer size exceeds Limits.maxBytesHeld")
+        switch output {
+        case .image:
+            let rgbaBytes = try limits.checkedRasterBytes(width: tag.width, height: tag.height, bytesPerPixel: 4)
+            pixels = [UInt8](repeating: 0, count: rgbaBytes)
+        case .thumbnail(let width, let height):
+            // The full-size image is never held, but its pixel count is bounded all the same.
+            _ = try limits.checkedRasterBytes(width: tag.width, height: tag.height, bytesPerPixel: 1)
+            _ = try limits.checkedRasterBytes(width: width, height: height,
+                                              bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
+            thumbnail = StreamingResampler(inputWidth: tag.width, inputHeight: tag.height,
+                                           outputWidth: width, outputHeight: height)
+            rowScratch = [UInt8](repeating: 0, count: tag.width * 4)
         }
         let partition0 = VP8FrameTag.size
         guard tag.firstPartitionSize <= bytes.count - partition0 else {
@@ -92,7 +124,7 @@ public struct VP8Decoder: Sendable {
         work = [UInt8](repeating: 0, count: Self.workSize)
         coefficients = [Int16](repeating: 0, count: 384 + 16)
         subblockModes = [UInt8](repeating: 0, count: 16 + 24)
-        planes = [UInt8](repeating: 0, count: planeBytes)
+        planes = [UInt8](repeating: 0, count: mbWidth * 24 * Self.bandLines)
     }
 
     /// Decodes the next macroblock row. Throws `truncated` when a partition ran out of data
@@ -106,9 +138,9 @@ public struct VP8Decoder: Sendable {
         modeReader = modes
         tokenReaders[mbY & (tokenReaders.count - 1)] = tokens
         if truncated { throw .truncated("VP8 partition ends before the last macroblock") }
-        if filterType > 0 { filterRow(mbY) }
+        if filterType > 0 { filterRow() }
         mbRow = mbY + 1
-        finalRowCount = finalRows(afterMacroblockRows: mbRow)
+        emitFinalRows()
     }
 
     /// Output rows final once `rows` macroblock rows are decoded: the next row's filter changes
@@ -123,21 +155,9 @@ public struct VP8Decoder: Sendable {
         return max(0, min(luma, chroma, height))
     }
 
-    /// Converts the decoded frame to RGBA8 (straight, alpha 255), `width × height`; rows from
+    /// The RGBA8 image (``Output/image``, straight alpha), `width × height`; rows from
     /// ``finalRowCount`` on are transparent black.
-    public func rgba() -> [UInt8] {
-        let w = width, h = height, rows = finalRowCount
-        var out = [UInt8](repeating: 0, count: w * h * 4)
-        let ys = yStride, uvs = uvStride, uo = uOffset, vo = vOffset
-        planes.withUnsafeBufferPointer { p in
-            out.withUnsafeMutableBufferPointer { o in
-                guard let base = p.baseAddress, let dst = o.baseAddress else { return }
-                VP8Upsampling.convert(y: base, yStride: ys, u: base + uo, v: base + vo, uvStride: uvs,
-                                      width: w, height: h, rows: rows, rgba: dst)
-            }
-        }
-        return out
-    }
+    public func rgba() -> [UInt8] { pixels }
 
     /// Decodes a whole VP8 bitstream (`bytes` from the start of the VP8 chunk's payload to the
     /// end of the file, `chunkSize` the chunk's size) to RGBA8, as `WebPDecodeRGBA` does.
@@ -148,16 +168,18 @@ public struct VP8Decoder: Sendable {
         return (decoder.width, decoder.height, decoder.rgba())
     }
 
-    /// Loop-filters macroblock row `mbY` in the planes (RFC 6386 15), left to right.
-    mutating func filterRow(_ mbY: Int) {
+    /// Loop-filters the macroblock row in the band (RFC 6386 15), left to right.
+    mutating func filterRow() {
+        let mbY = mbRow
         let ys = yStride, uvs = uvStride, uo = uOffset, vo = vOffset
+        let yRow = Self.bandExtraLines * ys, uvRow = Self.bandExtraLines / 2 * uvs
         let simple = filterType == 1
         let filters = rowFilters
         planes.withUnsafeMutableBufferPointer { p in
             guard let base = p.baseAddress else { return }
             for mbX in 0..<filters.count {
-                let y = base + mbY * 16 * ys + mbX * 16
-                let u = base + uo + mbY * 8 * uvs + mbX * 8, v = base + vo + mbY * 8 * uvs + mbX * 8
+                let y = base + yRow + mbX * 16
+                let u = base + uo + uvRow + mbX * 8, v = base + vo + uvRow + mbX * 8
                 if VP8LoopFilterSIMD.isPreferred {
                     VP8LoopFilterSIMD.filterMacroblock(filters[mbX], isSimple: simple, mbX: mbX, mbY: mbY,
                                                        y: y, yStride: ys, u: u, v: v, uvStride: uvs)

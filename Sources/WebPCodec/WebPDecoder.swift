@@ -176,10 +176,27 @@ public final class WebPDecoder: ImageDecoding {
         }
     }
 
-    /// No streaming path: the caller shrinks ``image(at:input:)``.
+    /// A lossy still shrunk as its rows come out of the VP8 decoder (which holds a band of
+    /// rows, never the planes or the full-size RGBA), decoded afresh from the input's start.
+    /// Nil (the caller shrinks ``image(at:input:)``) for lossless images and animations, whose
+    /// decoders hold the whole image anyway, and once the still has been decoded in full.
     public func streamingThumbnail(at index: Int, width: Int, height: Int,
                                    input: InputBuffer) throws(DecodingError) -> DecodedImage? {
         if let error { throw error }
-        return nil
+        guard index == 0, !container.isAnimated, let frame = container.frames.first?.bitstream,
+              frame.kind == .lossy, still?.isFinished != true else { return nil }
+        return try DecodingError.sticky(&error) { () throws(DecodingError) -> DecodedImage? in
+            var job = WebPLossyJob(bitstream: frame, end: nil, output: .thumbnail(width: width, height: height))
+            do throws(DecodingError) {
+                try job.advance(input, limits: options.limits)
+            } catch where error.kind == .truncated && input.isFinal && !container.ended {
+                // A cut file: what was decoded is the answer.
+            }
+            guard let shrunk = job.decoder?.thumbnail else {
+                return DecodedImage(raster: Raster(width: width, height: height, bytesPerPixel: 4), finalRowCount: 0,
+                                    options: options)
+            }
+            return DecodedImage(raster: shrunk.raster, finalRowCount: shrunk.finishedOutputRows, options: options)
+        }
     }
 }

@@ -7,7 +7,8 @@ import CodecCore
 /// a still image to the end of the input (libwebp's `DecodeInto` gives the last partition the
 /// rest of the data), for an animation frame to the end of its chunk. The alpha plane is
 /// decoded whole, from the ALPH chunk (which comes before the VP8 chunk, so it has arrived),
-/// when the first colour rows are final, as libwebp decodes alpha rows as colour rows come out.
+/// when the colour decoder starts, and goes into the rows as they come out; a bad ALPH chunk
+/// fails the image, as it fails libwebp's decode.
 struct WebPLossyJob {
     /// The VP8 payload's first byte and the chunk's size.
     let start: Int
@@ -16,12 +17,14 @@ struct WebPLossyJob {
     let end: Int?
     /// The ALPH chunk's payload, if the image has one.
     let alphaChunk: Range<Int>?
+    /// A full image, or a thumbnail shrunk as the rows come out.
+    let output: VP8Decoder.Output
     private var run: WebPByteRun
     private(set) var decoder: VP8Decoder?
-    private var alphaPlane: [UInt8]?
 
-    init(bitstream: WebPBitstream, end: Int?) {
+    init(bitstream: WebPBitstream, end: Int?, output: VP8Decoder.Output = .image) {
         start = bitstream.payload.lowerBound
+        self.output = output
         chunkSize = bitstream.payload.count
         self.end = end
         alphaChunk = bitstream.alphaChunk
@@ -43,37 +46,28 @@ struct WebPLossyJob {
         var (decoder, attempt) = (self.decoder, run.lastStart)
         self.decoder = nil
         defer { (self.decoder, run.lastStart) = (decoder, attempt) }
-        let chunkSize = self.chunkSize
-        var colourError: DecodingError?
-        do throws(DecodingError) {
-            try run.withBytes(input, to: limit) { (bytes) throws(DecodingError) in
-                if decoder == nil {
-                    attempt = bytes.count
-                    decoder = try VP8Decoder.start(bytes, chunkSize: chunkSize, isFinal: isFinal, limits: limits)
+        let (chunkSize, output, alphaChunk) = (self.chunkSize, self.output, self.alphaChunk)
+        try run.withBytes(input, to: limit) { (bytes) throws(DecodingError) in
+            if decoder == nil {
+                attempt = bytes.count
+                var started = try VP8Decoder.start(bytes, chunkSize: chunkSize, isFinal: isFinal, limits: limits,
+                                                   output: output)
+                if var colour = started, let alphaChunk {
+                    colour.alpha = try input.withBytes(alphaChunk) { (payload) throws(DecodingError) in
+                        try WebPAlpha.decode(payload, width: colour.width, height: colour.height, limits: limits)
+                    }
+                    started = colour
                 }
-                try decoder?.decode(bytes, isFinal: isFinal)
+                decoder = started
             }
-        } catch {
-            // A cut file's rows keep their alpha: the plane is still decoded below.
-            colourError = error
+            try decoder?.decode(bytes, isFinal: isFinal)
         }
-        if alphaPlane == nil, let alphaChunk, let decoder, decoder.finalRowCount > 0 {
-            alphaPlane = try input.withBytes(alphaChunk) { (payload) throws(DecodingError) in
-                try WebPAlpha.decode(payload, width: decoder.width, height: decoder.height, limits: limits)
-            }
-        }
-        if let colourError { throw colourError }
     }
 
     /// The image's pixels so far (RGBA8, rows past ``finalRowCount`` transparent black).
     func raster() -> Raster? {
         guard let decoder else { return nil }
-        var pixels = decoder.rgba()
-        if let alphaPlane {
-            let rows = decoder.finalRowCount, width = decoder.width
-            for i in 0..<(rows * width) { pixels[4 &* i &+ 3] = alphaPlane[i] }
-        }
-        return Raster(width: decoder.width, height: decoder.height, bytesPerPixel: 4, pixels: pixels)
+        return Raster(width: decoder.width, height: decoder.height, bytesPerPixel: 4, pixels: decoder.rgba())
     }
 }
 

@@ -1,0 +1,72 @@
+extension VP8Decoder {
+    /// Converts the output rows that the macroblock rows decoded so far made final (from the
+    /// band, with alpha) into the output, then moves the band down: the current macroblock
+    /// row's last ``bandExtraLines`` luma lines (and half as many chroma lines) become the
+    /// band's first, for the next row's loop filter and upsampling.
+    mutating func emitFinalRows() {
+        let first = finalRowCount
+        let last = finalRows(afterMacroblockRows: mbRow)
+        let mbY = mbRow - 1
+        // The band's first line is luma line 16 mbY - 8, chroma line 8 mbY - 4.
+        let yTop = 16 * mbY - Self.bandExtraLines, uvTop = (16 * mbY - Self.bandExtraLines) / 2
+        let w = width, h = height, ys = yStride, uvs = uvStride, uo = uOffset, vo = vOffset
+        let uvRows = (h + 1) >> 1
+        // The band leaves `self` while rows go out (no copy: it stays uniquely referenced).
+        var band = planes
+        planes = []
+        defer { planes = band }
+        band.withUnsafeMutableBufferPointer { p in
+            guard let base = p.baseAddress else { return }
+            for row in first..<last {
+                // Rows 2k - 1 and 2k sit between chroma rows k - 1 and k: the nearest is
+                // row / 2, the other above for even rows and below for odd rows, clamped to the
+                // plane (row 0 and an even height's last row repeat their one chroma row).
+                let near = row >> 1
+                let far = min(max(row & 1 == 0 ? near - 1 : near + 1, 0), uvRows - 1)
+                let y = base + (row - yTop) * ys
+                let nearOffset = (near - uvTop) * uvs, farOffset = (far - uvTop) * uvs
+                emit(row: row, width: w) { dst in
+                    VP8Upsampling.upsampleRow(y: y, nearU: base + uo + nearOffset, nearV: base + vo + nearOffset,
+                                              farU: base + uo + farOffset, farV: base + vo + farOffset,
+                                              dst: dst, width: w)
+                }
+            }
+            // Move the band down.
+            let extra = Self.bandExtraLines
+            base.update(from: base + 16 * ys, count: extra * ys)
+            (base + uo).update(from: base + uo + 8 * uvs, count: extra / 2 * uvs)
+            (base + vo).update(from: base + vo + 8 * uvs, count: extra / 2 * uvs)
+        }
+        finalRowCount = last
+        thumbnail?.markFinal(rows: last)
+    }
+
+    /// Has `convert` write output row `row` as RGBA8, puts the alpha plane's row in, and hands
+    /// the row to the output.
+    @inline(__always)
+    private mutating func emit(row: Int, width: Int, _ convert: (UnsafeMutablePointer<UInt8>) -> Void) {
+        let alphaRow = alpha
+        if thumbnail == nil {
+            pixels.withUnsafeMutableBufferPointer { out in
+                guard let dst = out.baseAddress.map({ $0 + row * width * 4 }) else { return }
+                convert(dst)
+                Self.putAlpha(alphaRow, row: row, width: width, dst)
+            }
+        } else {
+            rowScratch.withUnsafeMutableBufferPointer { out in
+                guard let dst = out.baseAddress else { return }
+                convert(dst)
+                Self.putAlpha(alphaRow, row: row, width: width, dst)
+                thumbnail?.accumulate(dst, count: width, x: 0, y: row)
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func putAlpha(_ alpha: [UInt8]?, row: Int, width: Int, _ dst: UnsafeMutablePointer<UInt8>) {
+        alpha?.withUnsafeBufferPointer { a in
+            guard let src = a.baseAddress.map({ $0 + row * width }) else { return }
+            for x in 0..<width { dst[4 &* x &+ 3] = src[x] }
+        }
+    }
+}
