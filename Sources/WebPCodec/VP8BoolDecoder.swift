@@ -60,8 +60,17 @@ struct VP8BoolDecoder: Sendable {
             position &+= 7
             groupStart = position
         } else {
-            loadByte(bytes)
+            self = loadingByte(bytes)
         }
+    }
+
+    /// This reader after ``loadByte(_:)``: a call that leaves `self` where it is (in registers
+    /// in the hot loops), which a mutating call would not.
+    @inline(never)
+    func loadingByte(_ bytes: UnsafeBufferPointer<UInt8>) -> VP8BoolDecoder {
+        var r = self
+        r.loadByte(bytes)
+        return r
     }
 
     /// libwebp's `VP8LoadFinalBytes`, and the byte-by-byte start or rest of a 7-byte group.
