@@ -11,6 +11,18 @@
 /// byte and sets ``isPastEnd``; after that it reads the register as it is (the caller reports
 /// the stream as truncated once the current unit is done). The reader never traps.
 ///
+/// Input may arrive in pieces, and the register must hold the same bits whichever way its
+/// bytes came. A 7-byte load keeps only the register's low byte (`value << 56`), a 1-byte load
+/// keeps it all; the two differ when a corrupt stream has left bits above the live window.
+/// So 7-byte loads happen only at the reader's own 7-byte groups (`start + 7k`, where a
+/// whole-data reader makes them), single bytes fill a group that was begun with fewer bytes
+/// given, and a group that a whole-data reader would load at once but whose bytes are not all
+/// here yet is begun byte by byte only when the register has nothing above its low byte;
+/// otherwise the reader stops as at the end of the data (``isPastEnd``), so that the row
+/// waits for more input. (With final input and a last partition running to the end of the
+/// data, which this reader cannot tell from more input to come, that stops a corrupt stream
+/// which libwebp would read on with single bytes.)
+///
 /// The bytes are not stored: every call takes the buffer the reader was made on.
 struct VP8BoolDecoder: Sendable {
     /// Undecoded bits; the live window is `value >> bits`, below `(range + 1) << bits`.
@@ -23,43 +35,71 @@ struct VP8BoolDecoder: Sendable {
     /// data, whatever it is).
     var position: Int
     let end: Int
-    /// Set when the reader needed bytes past `end` (zeros were shifted in).
+    /// Where the next 7-byte group begins (`start + 7k`).
+    var groupStart: Int
+    /// Set when the reader needed bytes past `end` (zeros were shifted in), or bytes not given yet.
     var isPastEnd = false
 
     /// A reader over `bytes[start..<end]` (RFC 6386 7.3 `init_bool_decoder`), primed.
     init(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int) {
         position = start
+        groupStart = start
         self.end = end
         load(bytes)
     }
 
-    /// Refills `value`: 7 bytes when at least 8 remain, else one byte, else (once) a zero byte.
-    /// The reader's end may lie past the bytes given so far (incremental input): what is not
-    /// there yet counts as past the end.
+    /// Refills `value`: the next 7-byte group when at least 8 bytes remain, else one byte, else
+    /// (once) a zero byte. The reader's end may lie past the bytes given so far (incremental
+    /// input): what is not there yet counts as past the end.
     @inline(__always)
     mutating func load(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if min(end, bytes.count) &- position >= 8, let base = bytes.baseAddress {
+        if position == groupStart, min(end, bytes.count) &- position >= 8, let base = bytes.baseAddress {
             let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
             value = (value &<< 56) | (UInt64(bigEndian: word) &>> 8)
             bits &+= 56
             position &+= 7
+            groupStart = position
         } else {
-            loadFinal(bytes)
+            self = loadingByte(bytes)
         }
     }
 
-    mutating func loadFinal(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// This reader after ``loadByte(_:)``: a call that leaves `self` where it is (in registers
+    /// in the hot loops), which a mutating call would not.
+    @inline(never)
+    func loadingByte(_ bytes: UnsafeBufferPointer<UInt8>) -> VP8BoolDecoder {
+        var r = self
+        r.loadByte(bytes)
+        return r
+    }
+
+    /// libwebp's `VP8LoadFinalBytes`, and the byte-by-byte start or rest of a 7-byte group.
+    mutating func loadByte(_ bytes: UnsafeBufferPointer<UInt8>) {
         if position < min(end, bytes.count) {
+            if position == groupStart {
+                // Fewer than 8 bytes given: the last group of the data, or a group to come
+                // whole, whose 7-byte load would drop what lies above the low byte.
+                if end &- position >= 8 && value > 0xFF {
+                    stop()
+                    return
+                }
+                groupStart &+= 7
+            }
             value = (value &<< 8) | UInt64(bytes[position])
             bits &+= 8
             position &+= 1
         } else if !isPastEnd {
-            value = value &<< 8
-            bits &+= 8
-            isPastEnd = true
+            stop()
         } else {
             bits = 0
         }
+    }
+
+    /// The end of the data as libwebp meets it: a zero byte, and ``isPastEnd``.
+    mutating func stop() {
+        value = value &<< 8
+        bits &+= 8
+        isPastEnd = true
     }
 
     /// One boolean whose probability of being 0 is `probability / 256` (RFC 6386 7.3 `read_bool`).

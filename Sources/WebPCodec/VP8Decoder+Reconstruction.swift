@@ -66,7 +66,11 @@ extension VP8Decoder {
     @inline(__always)
     static func addResidual(_ kind: UInt8, _ coeffs: UnsafeMutablePointer<Int16>, _ dst: UnsafeMutablePointer<UInt8>) {
         if kind == 2 {
-            VP8Transform.inverseDCT(coeffs, dst)
+            if VP8TransformSIMD.isPreferred {
+                VP8TransformSIMD.inverseDCT(coeffs, dst)
+            } else {
+                VP8Transform.inverseDCT(coeffs, dst)
+            }
         } else if kind == 1 {
             VP8Transform.inverseDCTDCOnly(coeffs, dst)
         }
