@@ -71,7 +71,7 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CLibWebP",
-            pkgConfig: "libwebp",
+            pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
         ),
         .executableTarget(

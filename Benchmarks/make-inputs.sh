@@ -5,11 +5,13 @@
 # APNG of the Kodak photos, from corpus photos into Benchmarks/.inputs/ (gitignored: never commit
 # images). The 8.6 MP and 19-frame files are the ones issue 6 measures memory and feeding on. PNGBench runs this itself when .inputs/.complete is missing, GIFBench when
 # .inputs/.complete-gif is missing (a folder made before the GIFs existed has only the first).
-# WebPBench makes nothing here yet (lossless corpus files only) but runs this once when
-# .inputs/.complete-webp is missing.
+# WebPs for WebPBench (which runs this when .inputs/.complete-webp2 is missing), with cwebp and
+# img2webp (Debian's webp): lossless (-q 75) of the 8.6 MP crop, lossy q75 and q90 of the 24 MP
+# photo, lossy with alpha (-q 80 -alpha_q 100) of the 8.6 MP crop under a radial alpha, and a
+# 10-frame lossy animation of Kodak photos (img2webp -lossy).
 # JPEGs for JPEGBench (which runs this when .inputs/.complete-jpeg is missing): cjpeg -quality 90
 # of the 24 MP and 8.6 MP PNGs, baseline 4:2:0, baseline 4:4:4 and progressive 4:2:0.
-# Needs ImageMagick's `convert`, `dwebp` (Debian's webp) for the large files, `gifsicle` for
+# Needs ImageMagick's `convert`, `dwebp`, `cwebp` and `img2webp` (Debian's webp) for the large files, `gifsicle` for
 # one animation (without it, ImageMagick's optimiser is used for that one too), `apngasm`
 # for the APNG (skipped without it), and `cjpeg` (Debian's libjpeg-turbo-progs) for the JPEGs.
 #
@@ -138,4 +140,28 @@ make photo-painting.gif gifstill "$painting"
 make interlaced-painting.gif gifinterlaced
 make anim10-pan-painting.gif gifpan
 make anim10-sprite-painting.gif gifsprite
-touch "$out/.complete" "$out/.complete-gif" "$out/.complete-8mp" "$out/.complete-jpeg" "$out/.complete-webp"
+# WebP: cwebp reads PNG; the alpha channel is a radial gradient (every level, opaque in the middle).
+webp()      { cwebp -quiet "${@:2}" "$1" -o "$target"; }
+alphamid()  { convert "$out/mid-rgb8-bryce.png" \( -size 4000x2156 radial-gradient:white-black \) -alpha off \
+                  -compose CopyOpacity -composite "PNG32:$target"; }
+# Kodak photos 1-10, portraits turned to landscape (768x512), 80 ms a frame, looping.
+anim10webp() {
+    local dir="$out/.tmp-webp-frames"
+    mkdir -p "$dir"
+    for i in $(seq -w 1 10); do convert "$photos/kodak/kodim$i.png" -rotate "90<" -strip "PNG24:$dir/kodim$i.png"; done
+    img2webp -loop 0 -lossy -q 75 -d 80 "$dir"/kodim*.png -o "$target" >/dev/null
+    rm -rf "$dir"
+}
+if command -v cwebp >/dev/null && command -v img2webp >/dev/null; then
+    if [ -f "$out/large-rgb8-bryce.png" ]; then
+        make mid-lossless-q75-bryce.webp webp "$out/mid-rgb8-bryce.png" -lossless -q 75
+        make large-lossy-q75-bryce.webp webp "$out/large-rgb8-bryce.png" -q 75
+        make large-lossy-q90-bryce.webp webp "$out/large-rgb8-bryce.png" -q 90
+        make .alpha-mid-bryce.png alphamid
+        make mid-lossy-alpha-q80-bryce.webp webp "$out/.alpha-mid-bryce.png" -q 80 -alpha_q 100
+    fi
+    make anim10-lossy-kodak.webp anim10webp
+else
+    echo "make-inputs.sh: no cwebp/img2webp (apt: webp), WebPs skipped" >&2
+fi
+touch "$out/.complete" "$out/.complete-gif" "$out/.complete-8mp" "$out/.complete-jpeg" "$out/.complete-webp2"

@@ -63,8 +63,9 @@ extension VP8LDecoder {
 
     /// One batch: its coded rows are copied into the first scratch area (below a spare row),
     /// transformed there (colour indexing with bundling expands them into the second area), and
-    /// converted to RGBA8. A predictor predicts the batch's first row from the spare row above
-    /// it, which holds its own output of the previous batch's last row (`predictorRow`).
+    /// converted to RGBA8 (green bytes with ``outputsGreen``). A predictor predicts the batch's
+    /// first row from the spare row above it, which holds its own output of the previous batch's
+    /// last row (`predictorRow`).
     private mutating func applyTransformsToBatch(_ rows: Range<Int>) {
         let width = header.width, codedWidth = self.codedWidth
         let areaSize = (Self.rowsPerBatch + 1) * width
@@ -97,6 +98,11 @@ extension VP8LDecoder {
                 } else {
                     transform.applyInverse(rows: rows, input: current, output: current)
                 }
+            }
+            if outputsGreen {
+                let target = out + rows.lowerBound * width
+                for i in 0..<(rows.count * width) { target[i] = UInt8(truncatingIfNeeded: current[i] &>> 8) }
+                return
             }
             // ARGB in a UInt32 to R, G, B, A bytes: swap the red and blue bytes.
             let words = UnsafeMutableRawPointer(out + rows.lowerBound * width * 4)

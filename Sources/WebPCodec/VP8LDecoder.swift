@@ -24,8 +24,10 @@ public struct VP8LDecoder: Sendable {
     /// `codedWidth` wide and, with pixel bundling, the second `width` wide.
     var scratch: [UInt32] = []
     /// The output, RGBA8 with straight alpha, `width × height`; rows past ``finalRowCount``
-    /// are transparent black.
+    /// are transparent black. With ``outputsGreen``, one byte a pixel: the green channel.
     var output: [UInt8] = []
+    /// An ALPH stream's output: its green channel only (RFC 9649 2.7.1.2), not RGBA8.
+    let outputsGreen: Bool
 
     public var width: Int { header.width }
     public var height: Int { header.height }
@@ -51,15 +53,18 @@ public struct VP8LDecoder: Sendable {
     /// Reads everything before the main image's pixels of an image stream (RFC 9649 5.2: the
     /// transforms, colour cache and prefix codes) that starts at byte `start` of `bytes`, for an
     /// image of `header`'s size: the VP8L chunk's payload after its header, or an ALPH chunk's
-    /// compressed data, which has no header of its own (RFC 9649 2.7.1.2).
+    /// compressed data, which has no header of its own (RFC 9649 2.7.1.2); for ALPH, the output
+    /// is the green channel only (`outputsGreen`).
     init(_ bytes: UnsafeBufferPointer<UInt8>, header: VP8LHeader, imageStreamAt start: Int,
-         limits: Limits) throws(DecodingError) {
+         limits: Limits, outputsGreen: Bool = false) throws(DecodingError) {
         self.header = header
+        self.outputsGreen = outputsGreen
         let pixelBytes = try limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
+        let outputBytes = outputsGreen ? pixelBytes / 4 : pixelBytes
         var budget = VP8LBudget(remaining: limits.maxBytesHeld)
-        // The coded ARGB image (at most as wide as the output) and the RGBA8 output.
+        // The coded ARGB image (at most as wide as the output) and the output.
         try budget.take(pixelBytes)
-        try budget.take(pixelBytes)
+        try budget.take(outputBytes)
         reader = LSBBitReader(position: start)
         var width = header.width
         var seen = 0
@@ -81,7 +86,7 @@ public struct VP8LDecoder: Sendable {
         try budget.take(scratchCount * 4)
         coded = [UInt32](repeating: 0, count: width * header.height)
         scratch = [UInt32](repeating: 0, count: scratchCount)
-        output = [UInt8](repeating: 0, count: pixelBytes)
+        output = [UInt8](repeating: 0, count: outputBytes)
     }
 
     /// Reads the header, transforms and prefix codes from `bytes` if they are all there: nil

@@ -13,9 +13,6 @@ struct VP8LImageDecoder {
     var cache: VP8LColorCache
     /// The next pixel to decode, as `row × width + column`.
     var position = 0
-    /// libwebp's 8-bit alpha path: a backward reference that completes the image is copied even
-    /// if its bits ran out (``VP8LDecoder/decodeAlphaStream(_:)``).
-    var completesOnOverrun = false
     /// Pixels before this one have been inserted into the colour cache.
     var lastCached = 0
 
@@ -138,7 +135,7 @@ struct VP8LImageDecoder {
                     let distanceSymbol = VP8LPrefixCode.readSymbol(tables + group.distance, &br)
                     let distanceCode = VP8LBackwardReference.prefixValue(distanceSymbol, &br)
                     let distance = VP8LBackwardReference.distance(code: distanceCode, width: width, map: map)
-                    if br.isOverrun && !(completesOnOverrun && length >= total - pos) {
+                    if br.isOverrun {
                         throw .truncated("VP8L bitstream ends before the image")
                     }
                     guard distance <= pos, length <= total - pos else {

@@ -54,10 +54,11 @@ public struct WebPAlpha: Sendable, Equatable {
         let header = VP8LHeader(width: width, height: height, alphaIsUsed: false)
         func run(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> [UInt8] {
             do {
-                var decoder = try VP8LDecoder(bytes, header: header, imageStreamAt: 0, limits: limits)
+                var decoder = try VP8LDecoder(bytes, header: header, imageStreamAt: 0, limits: limits, outputsGreen: true)
                 try decoder.decodeAlphaStream(bytes)
-                let rgba = decoder.rgba()
-                return (0..<(width * height)).map { rgba[4 &* $0 &+ 1] }
+                // Moved out, so that unfiltering it in place does not copy it.
+                defer { decoder.output = [] }
+                return decoder.output
             } catch where error.kind == .truncated {
                 // libwebp: "Could not decode alpha data", whether the stream is bad or short.
                 throw .invalidData("ALPH compressed data ends before the image does")

@@ -19,35 +19,10 @@ enum Decoder: Int, BenchDecoder {
     /// canvas; `frames`, when given, sees every frame's canvas (the check, never timed).
     func decode(_ bytes: [UInt8], info: GIFInfo, frames: FrameHashes? = nil) throws(BenchError) -> [UInt8] {
         switch self {
-        case .ours: try decodeOurs(bytes, frames: frames)
+        case .ours: try decodeOursEveryFrame(bytes, frames: frames)
         case .giflib: try decodeGiflib(bytes, info: info, frames: frames)
         }
     }
-}
-
-/// `ImageSource` over the whole data, then `image(at:)` for every frame in order, each a new
-/// image of the full canvas.
-func decodeOurs(_ bytes: [UInt8], frames: FrameHashes? = nil) throws(BenchError) -> [UInt8] {
-    let source = ImageSource(bytes: bytes)
-    let count = source.count
-    guard count > 0 else { throw BenchError("no frames" + (source.error.map { ": \($0)" } ?? "")) }
-    var last: [UInt8] = []
-    for index in 0..<count {
-        let image: DecodedImage
-        do {
-            image = try source.image(at: index)
-        } catch {
-            throw BenchError("frame \(index): \(error)")
-        }
-        guard image.pixelFormat == .rgba8, image.bytesPerRow == image.width * 4 else {
-            throw BenchError("frame \(index): unexpected output layout \(image.pixelFormat)")
-        }
-        guard image.isComplete else { throw BenchError("frame \(index): incomplete image") }
-        if let frames { image.pixels.withUnsafeBufferPointer { frames.append($0) } }
-        consume(image.pixels)
-        last = image.pixels
-    }
-    return last
 }
 
 /// giflib through the C shim (`Sources/CGifShim`): DGifSlurp over the buffer, then every image
