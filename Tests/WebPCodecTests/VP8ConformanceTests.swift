@@ -58,32 +58,6 @@ struct VP8CorpusTests {
     }
 }
 
-/// The corpus' WebP crashers (crashers-webp.tsv) through the lossy decoder: no trap, no
-/// unbounded allocation; where dwebp decodes a VP8 file, the same pixels; where it refuses
-/// one, an error.
-@Suite(.enabled(if: Corpus.root != nil, "corpus absent: set IMAGECODECS_CORPUS or place shared/corpus beside the project"))
-struct VP8CrasherTests {
-    static let rows = Manifest.rows("crashers-webp.tsv").filter { $0.count >= 4 && $0[0] != "path" }
-
-    @Test func crashersNeverTrap() throws {
-        var limits = Limits()
-        limits.maxPixels = 1 << 24
-        var lossy = 0
-        for row in Self.rows {
-            let bytes = try Corpus.bytes(Corpus.root!.appendingPathComponent(row[0]))
-            let result = lossyHash(bytes, limits: limits)
-            guard row[2] == "VP8" else { continue }
-            lossy += 1
-            if row[1] == "ok" {
-                #expect((try? result.get()) == row[3], "\(row[0]): \(result)")
-            } else {
-                #expect(throws: DecodingError.self, "\(row[0]) decoded where dwebp refuses") { try result.get() }
-            }
-        }
-        #expect(lossy >= 30)
-    }
-}
-
 /// What the lossy fixtures and corpus files exercise, read from their headers: the suites must
 /// keep reaching every coding tool (token partitions, both loop filters, sharpness, segment
 /// maps, skip flags, B_PRED and 16×16 modes are all decoded bit-exactly above).
