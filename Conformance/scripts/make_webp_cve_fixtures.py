@@ -40,6 +40,7 @@ OUT = CONF / "fixtures" / "webp-cve"
 CODE_LENGTH_CODE_ORDER = (17, 18, 0, 1, 2, 3, 4, 5, 16, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 MAX_LENGTH = 15
 ROOT_BITS = 8   # libwebp's HUFFMAN_TABLE_BITS
+PREFIX_BITS = 2  # entropy image blocks of 4x4 pixels
 OLD_SHARE = {"green": (654, 656, 658, 662, 670, 686, 718, 782, 912, 1168, 1680, 2704),
              "red": 630, "blue": 630, "alpha": 630, "distance": 410}
 CODES = ("green", "red", "blue", "alpha", "distance")
@@ -208,6 +209,7 @@ def shaped(code, shape, cache_bits=0):
 
 
 def largest_group():
+    """Five complete codes, each of the largest table size for its alphabet."""
     return {code: shaped(code, LARGEST[code]) for code in CODES}
 
 
@@ -248,7 +250,7 @@ def write_pixels(w, groups, group_of, argb):
             w.code(*symbol_code(group[code], value))
 
 
-def vp8l_file(width, height, groups, argb=None, cache_bits=0, prefix_bits=2):
+def vp8l_file(width, height, groups, argb=None, cache_bits=0):
     """A RIFF/WEBP file of one VP8L chunk. Two `groups` go through an entropy image (green: the
     group) whose block (bx, by) uses group (bx + by) % 2. `argb`: the pixels (literals), or None
     to stop after the codes (a file that must be refused there)."""
@@ -266,16 +268,16 @@ def vp8l_file(width, height, groups, argb=None, cache_bits=0, prefix_bits=2):
     group_of = lambda i: 0  # noqa: E731
     w.bits(1 if len(groups) > 1 else 0, 1)
     if len(groups) > 1:
-        bw, bh = -(-width >> prefix_bits), -(-height >> prefix_bits)
+        bw, bh = -(-width >> PREFIX_BITS), -(-height >> PREFIX_BITS)
         blocks = [(bx + by) % len(groups) for by in range(bh) for bx in range(bw)]
-        w.bits(prefix_bits - 2, 3)
+        w.bits(PREFIX_BITS - 2, 3)
         w.bits(0, 1)              # the entropy image has no colour cache
         entropy = {code: ("simple", 0) for code in CODES}
         entropy["green"] = ("lengths", [1 if s < len(groups) else 0 for s in range(280)])
         for code in CODES:
             write_code(w, entropy[code])
         write_pixels(w, [entropy], lambda i: 0, [(0, 0, g, 0) for g in blocks])
-        group_of = lambda i: blocks[(i // width >> prefix_bits) * bw + (i % width >> prefix_bits)]  # noqa: E731
+        group_of = lambda i: blocks[(i // width >> PREFIX_BITS) * bw + (i % width >> PREFIX_BITS)]  # noqa: E731
     for group in groups:
         for code in CODES:
             write_code(w, group[code])
@@ -309,18 +311,19 @@ DEEP_CHAIN = list(zip(DEEP_SYMBOLS, list(range(1, 15)) + [15, 15]))   # complete
 
 
 def with_code(group, code, spec):
+    """`group` with `code` replaced by `spec`."""
     out = dict(group)
     out[code] = spec
     return out
 
 
-def checker_pixels(width, height, prefix_bits=2):
+def checker_pixels(width, height):
     """Pixels for two groups, (bx + by) % 2: group 0 one literal colour, group 1 cycling through
     every symbol of the complete deep green code."""
     out = []
     for i in range(width * height):
         x, y = i % width, i // width
-        if ((x >> prefix_bits) + (y >> prefix_bits)) % 2 == 0:
+        if ((x >> PREFIX_BITS) + (y >> PREFIX_BITS)) % 2 == 0:
             out.append((255, 200, 90, 30))
         else:
             out.append((255, 0, DEEP_SYMBOLS[i % 16], 0))
