@@ -28,6 +28,7 @@ MANIFESTS = {  # format -> [(manifest, root of its paths)]
     "webp": [("webp.tsv", CORPUS), ("fixtures-webp.tsv", os.path.join(PROJECT, "Conformance")),
              ("fixtures-webp-lossy.tsv", os.path.join(PROJECT, "Conformance")),
              ("fixtures-webp-alpha-cut.tsv", os.path.join(PROJECT, "Conformance")),
+             ("fixtures-webp-cve.tsv", os.path.join(PROJECT, "Conformance")),
              ("webp-anim.tsv", CORPUS), ("fixtures-webp-anim.tsv", os.path.join(PROJECT, "Conformance"))],
 }
 CRASHERS = {"png": "crashers/png", "apng": None, "gif": "crashers/gif", "jpeg": "crashers/jpeg", "webp": "crashers/webp"}
