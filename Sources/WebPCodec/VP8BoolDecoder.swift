@@ -125,24 +125,22 @@ struct VP8BoolDecoder: Sendable {
     }
 
     /// `v` or `-v`, the sign read as a boolean of probability 1/2 (the coefficient sign of
-    /// RFC 6386 13.2). With probability 128 the range always halves, so one shift suffices.
+    /// RFC 6386 13.2), without a branch (the sign is a coin toss), as libwebp's `VP8GetSigned`:
+    /// with probability 128 the new range, doubled, is `range - 1` or `range` made odd, so
+    /// `bits` drops by one and `range` is not shifted.
     @inline(__always)
     mutating func readSigned(_ v: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
         if bits < 0 { load(bytes) }
         let split = range &>> 1
         let shiftBits = UInt64(truncatingIfNeeded: bits)
         let window = UInt32(truncatingIfNeeded: value &>> shiftBits)
+        // All ones when the bit is 1 (window > split).
+        let mask = UInt32(bitPattern: Int32(bitPattern: split &- window) &>> 31)
         bits &-= 1
-        if window > split {
-            // The new range is `range - split` (64...127): doubled, minus one.
-            range = ((range &- split) &<< 1) &- 1
-            value &-= UInt64(split &+ 1) &<< shiftBits
-            return 0 &- v
-        }
-        // The new range is `split + 1` (64...128): doubled, minus one. (128 only happens on a
-        // reader's first decision; libwebp shifts it too, and so does this.)
-        range = ((split &+ 1) &<< 1) &- 1
-        return v
+        range = (range &+ mask) | 1
+        value &-= UInt64((split &+ 1) & mask) &<< shiftBits
+        let m = Int32(bitPattern: mask)
+        return (v ^ m) &- m
     }
 
     /// An `n`-bit unsigned literal, most significant bit first, each bit of probability 1/2
