@@ -51,27 +51,26 @@ struct VP8BoolDecoder: Sendable {
     /// Refills `value`: the next 7-byte group when at least 8 bytes remain, else one byte, else
     /// (once) a zero byte. The reader's end may lie past the bytes given so far (incremental
     /// input): what is not there yet counts as past the end.
-    @inline(__always)
-    mutating func load(_ bytes: UnsafeBufferPointer<UInt8>) {
+    ///
+    /// Out of line, once per 56 bits or so, and returning the new reader rather than mutating
+    /// it: the decisions inlined in the hot loops keep `value`, `bits` and `range` in registers.
+    @inline(never)
+    func loaded(_ bytes: UnsafeBufferPointer<UInt8>) -> VP8BoolDecoder {
+        var r = self
         if position == groupStart, min(end, bytes.count) &- position >= 8, let base = bytes.baseAddress {
             let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-            value = (value &<< 56) | (UInt64(bigEndian: word) &>> 8)
-            bits &+= 56
-            position &+= 7
-            groupStart = position
+            r.value = (value &<< 56) | (UInt64(bigEndian: word) &>> 8)
+            r.bits = bits &+ 56
+            r.position = position &+ 7
+            r.groupStart = r.position
         } else {
-            self = loadingByte(bytes)
+            r.loadByte(bytes)
         }
-    }
-
-    /// This reader after ``loadByte(_:)``: a call that leaves `self` where it is (in registers
-    /// in the hot loops), which a mutating call would not.
-    @inline(never)
-    func loadingByte(_ bytes: UnsafeBufferPointer<UInt8>) -> VP8BoolDecoder {
-        var r = self
-        r.loadByte(bytes)
         return r
     }
+
+    @inline(__always)
+    mutating func load(_ bytes: UnsafeBufferPointer<UInt8>) { self = loaded(bytes) }
 
     /// libwebp's `VP8LoadFinalBytes`, and the byte-by-byte start or rest of a 7-byte group.
     mutating func loadByte(_ bytes: UnsafeBufferPointer<UInt8>) {

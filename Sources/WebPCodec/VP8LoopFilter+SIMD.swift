@@ -49,23 +49,34 @@ enum VP8LoopFilterSIMD {
 
     // MARK: Loading and storing
 
-    @inline(__always) static func widen(_ v: SIMD8<UInt8>) -> Lanes { Lanes(truncatingIfNeeded: v) }
-    @inline(__always) static func narrow(_ v: Lanes) -> SIMD8<UInt8> {
-        SIMD8<UInt8>(truncatingIfNeeded: clamp(v, 0, 255))
+    // The lanes hold 8 pixels in the order 0, 2, 4, 6, 1, 3, 5, 7 (the even bytes of a 64-bit
+    // word, then the odd ones): widening and narrowing are then masks and shifts, with no call
+    // to the standard library's lane conversions (which the optimiser leaves out of line, and a
+    // call spills every vector register). The filters work lane by lane, so the order is free.
+
+    /// The 8 bytes of `w` (little-endian) as lanes.
+    @inline(__always) static func widen(_ w: UInt64) -> Lanes {
+        let m: UInt64 = 0x00FF_00FF_00FF_00FF
+        return unsafeBitCast(SIMD2<UInt64>(w & m, (w &>> 8) & m), to: Lanes.self)
+    }
+    /// The lanes clamped to 0...255, as the 8 bytes of a word (little-endian).
+    @inline(__always) static func narrow(_ v: Lanes) -> UInt64 {
+        let halves = unsafeBitCast(clamp(v, 0, 255), to: SIMD2<UInt64>.self)
+        return halves[0] | (halves[1] &<< 8)
     }
 
     /// Rows `-4 ..< 4` around `p` (a horizontal edge: the lanes run along the row).
     @inline(__always)
     static func loadRows(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int) -> Edge {
         @inline(__always) func row(_ i: Int) -> Lanes {
-            widen(UnsafeRawPointer(p + i * stride).loadUnaligned(as: SIMD8<UInt8>.self))
+            widen(UnsafeRawPointer(p + i * stride).loadUnaligned(as: UInt64.self))
         }
         return Edge(p3: row(-4), p2: row(-3), p1: row(-2), p0: row(-1), q0: row(0), q1: row(1), q2: row(2), q3: row(3))
     }
 
     @inline(__always)
     static func storeRow(_ p: UnsafeMutablePointer<UInt8>, _ v: Lanes) {
-        UnsafeMutableRawPointer(p).storeBytes(of: narrow(v), as: SIMD8<UInt8>.self)
+        UnsafeMutableRawPointer(p).storeBytes(of: narrow(v), as: UInt64.self)
     }
 
     /// Transposes an 8×8 byte matrix held as 8 little-endian words (row r, byte j) in three
@@ -110,14 +121,14 @@ enum VP8LoopFilterSIMD {
     @inline(__always)
     static func loadColumns(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int) -> Edge {
         let a = loadBlock(p, stride)
-        @inline(__always) func column(_ w: UInt64) -> Lanes { widen(unsafeBitCast(w, to: SIMD8<UInt8>.self)) }
+        @inline(__always) func column(_ w: UInt64) -> Lanes { widen(w) }
         return Edge(p3: column(a.0), p2: column(a.1), p1: column(a.2), p0: column(a.3),
                     q0: column(a.4), q1: column(a.5), q2: column(a.6), q3: column(a.7))
     }
 
     @inline(__always)
     static func storeColumns(_ e: Edge, _ p: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-        @inline(__always) func word(_ v: Lanes) -> UInt64 { unsafeBitCast(narrow(v), to: UInt64.self) }
+        @inline(__always) func word(_ v: Lanes) -> UInt64 { narrow(v) }
         storeBlock((word(e.p3), word(e.p2), word(e.p1), word(e.p0), word(e.q0), word(e.q1), word(e.q2), word(e.q3)),
                    p, stride)
     }
@@ -210,58 +221,84 @@ enum VP8LoopFilterSIMD {
         let hev = Int16(truncatingIfNeeded: info.hevThreshold)
         let y8 = y + 8 * yStride
         if isSimple {
-            @inline(__always) func column(_ p: UnsafeMutablePointer<UInt8>, _ limit: Int16) {
-                var e = loadColumns(p, yStride); simple(&e, limit: limit); storeColumns(e, p, yStride)
-            }
-            @inline(__always) func row(_ p: UnsafeMutablePointer<UInt8>, _ limit: Int16) {
-                var e = loadRows(p, yStride); simple(&e, limit: limit); storeP0Q0(e, p, yStride)
-            }
-            if mbX > 0 { column(y, limit + 4); column(y8, limit + 4) }
+            if mbX > 0 { simpleColumn(y, yStride, limit + 4); simpleColumn(y8, yStride, limit + 4) }
             if info.filtersInner {
-                for x in stride(from: 4, through: 12, by: 4) { column(y + x, limit); column(y8 + x, limit) }
+                for x in stride(from: 4, through: 12, by: 4) { simpleColumn(y + x, yStride, limit); simpleColumn(y8 + x, yStride, limit) }
             }
-            if mbY > 0 { row(y, limit + 4); row(y + 8, limit + 4) }
+            if mbY > 0 { simpleRow(y, yStride, limit + 4); simpleRow(y + 8, yStride, limit + 4) }
             if info.filtersInner {
-                for r in stride(from: 4, through: 12, by: 4) { row(y + r * yStride, limit); row(y + r * yStride + 8, limit) }
+                for r in stride(from: 4, through: 12, by: 4) {
+                    simpleRow(y + r * yStride, yStride, limit); simpleRow(y + r * yStride + 8, yStride, limit)
+                }
             }
             return
         }
-        @inline(__always) func edgeColumn(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-            var e = loadColumns(p, stride)
-            macroblockEdge(&e, limit: limit + 4, interior: it, hevThreshold: hev)
-            storeColumns(e, p, stride)
-        }
-        @inline(__always) func innerColumn(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-            var e = loadColumns(p, stride)
-            innerEdge(&e, limit: limit, interior: it, hevThreshold: hev)
-            storeColumns(e, p, stride)
-        }
-        @inline(__always) func edgeRow(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-            var e = loadRows(p, stride)
-            macroblockEdge(&e, limit: limit + 4, interior: it, hevThreshold: hev)
-            storeP2Q2(e, p, stride)
-        }
-        @inline(__always) func innerRow(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-            var e = loadRows(p, stride)
-            innerEdge(&e, limit: limit, interior: it, hevThreshold: hev)
-            for i in -2..<2 { storeRow(p + i * stride, e[row: i]) }
-        }
         if mbX > 0 {
-            edgeColumn(y, yStride); edgeColumn(y8, yStride)
-            edgeColumn(u, uvStride); edgeColumn(v, uvStride)
+            edgeColumn(y, yStride, limit + 4, it, hev); edgeColumn(y8, yStride, limit + 4, it, hev)
+            edgeColumn(u, uvStride, limit + 4, it, hev); edgeColumn(v, uvStride, limit + 4, it, hev)
         }
         if info.filtersInner {
-            for x in stride(from: 4, through: 12, by: 4) { innerColumn(y + x, yStride); innerColumn(y8 + x, yStride) }
-            innerColumn(u + 4, uvStride); innerColumn(v + 4, uvStride)
+            for x in stride(from: 4, through: 12, by: 4) {
+                innerColumn(y + x, yStride, limit, it, hev); innerColumn(y8 + x, yStride, limit, it, hev)
+            }
+            innerColumn(u + 4, uvStride, limit, it, hev); innerColumn(v + 4, uvStride, limit, it, hev)
         }
         if mbY > 0 {
-            edgeRow(y, yStride); edgeRow(y + 8, yStride)
-            edgeRow(u, uvStride); edgeRow(v, uvStride)
+            edgeRow(y, yStride, limit + 4, it, hev); edgeRow(y + 8, yStride, limit + 4, it, hev)
+            edgeRow(u, uvStride, limit + 4, it, hev); edgeRow(v, uvStride, limit + 4, it, hev)
         }
         if info.filtersInner {
-            for r in stride(from: 4, through: 12, by: 4) { innerRow(y + r * yStride, yStride); innerRow(y + r * yStride + 8, yStride) }
-            innerRow(u + 4 * uvStride, uvStride); innerRow(v + 4 * uvStride, uvStride)
+            for r in stride(from: 4, through: 12, by: 4) {
+                innerRow(y + r * yStride, yStride, limit, it, hev); innerRow(y + r * yStride + 8, yStride, limit, it, hev)
+            }
+            innerRow(u + 4 * uvStride, uvStride, limit, it, hev); innerRow(v + 4 * uvStride, uvStride, limit, it, hev)
         }
+    }
+
+    // One edge of 8 positions each, out of line: small enough that the optimiser also inlines
+    // the standard library's lane conversions in them (a call to one of those would force every
+    // live vector register to the stack).
+
+    @inline(never)
+    static func simpleColumn(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int, _ limit: Int16) {
+        var e = loadColumns(p, stride)
+        simple(&e, limit: limit)
+        storeColumns(e, p, stride)
+    }
+
+    @inline(never)
+    static func simpleRow(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int, _ limit: Int16) {
+        var e = loadRows(p, stride)
+        simple(&e, limit: limit)
+        storeP0Q0(e, p, stride)
+    }
+
+    @inline(never)
+    static func edgeColumn(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int, _ limit: Int16, _ it: Int16, _ hev: Int16) {
+        var e = loadColumns(p, stride)
+        macroblockEdge(&e, limit: limit, interior: it, hevThreshold: hev)
+        storeColumns(e, p, stride)
+    }
+
+    @inline(never)
+    static func innerColumn(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int, _ limit: Int16, _ it: Int16, _ hev: Int16) {
+        var e = loadColumns(p, stride)
+        innerEdge(&e, limit: limit, interior: it, hevThreshold: hev)
+        storeColumns(e, p, stride)
+    }
+
+    @inline(never)
+    static func edgeRow(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int, _ limit: Int16, _ it: Int16, _ hev: Int16) {
+        var e = loadRows(p, stride)
+        macroblockEdge(&e, limit: limit, interior: it, hevThreshold: hev)
+        storeP2Q2(e, p, stride)
+    }
+
+    @inline(never)
+    static func innerRow(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int, _ limit: Int16, _ it: Int16, _ hev: Int16) {
+        var e = loadRows(p, stride)
+        innerEdge(&e, limit: limit, interior: it, hevThreshold: hev)
+        for i in -2..<2 { storeRow(p + i * stride, e[row: i]) }
     }
 
     @inline(__always)
