@@ -51,27 +51,26 @@ struct VP8BoolDecoder: Sendable {
     /// Refills `value`: the next 7-byte group when at least 8 bytes remain, else one byte, else
     /// (once) a zero byte. The reader's end may lie past the bytes given so far (incremental
     /// input): what is not there yet counts as past the end.
-    @inline(__always)
-    mutating func load(_ bytes: UnsafeBufferPointer<UInt8>) {
+    ///
+    /// Out of line, once per 56 bits or so, and returning the new reader rather than mutating
+    /// it: the decisions inlined in the hot loops keep `value`, `bits` and `range` in registers.
+    @inline(never)
+    func loaded(_ bytes: UnsafeBufferPointer<UInt8>) -> VP8BoolDecoder {
+        var r = self
         if position == groupStart, min(end, bytes.count) &- position >= 8, let base = bytes.baseAddress {
             let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-            value = (value &<< 56) | (UInt64(bigEndian: word) &>> 8)
-            bits &+= 56
-            position &+= 7
-            groupStart = position
+            r.value = (value &<< 56) | (UInt64(bigEndian: word) &>> 8)
+            r.bits = bits &+ 56
+            r.position = position &+ 7
+            r.groupStart = r.position
         } else {
-            self = loadingByte(bytes)
+            r.loadByte(bytes)
         }
-    }
-
-    /// This reader after ``loadByte(_:)``: a call that leaves `self` where it is (in registers
-    /// in the hot loops), which a mutating call would not.
-    @inline(never)
-    func loadingByte(_ bytes: UnsafeBufferPointer<UInt8>) -> VP8BoolDecoder {
-        var r = self
-        r.loadByte(bytes)
         return r
     }
+
+    @inline(__always)
+    mutating func load(_ bytes: UnsafeBufferPointer<UInt8>) { self = loaded(bytes) }
 
     /// libwebp's `VP8LoadFinalBytes`, and the byte-by-byte start or rest of a 7-byte group.
     mutating func loadByte(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -125,24 +124,22 @@ struct VP8BoolDecoder: Sendable {
     }
 
     /// `v` or `-v`, the sign read as a boolean of probability 1/2 (the coefficient sign of
-    /// RFC 6386 13.2). With probability 128 the range always halves, so one shift suffices.
+    /// RFC 6386 13.2), without a branch (the sign is a coin toss), as libwebp's `VP8GetSigned`:
+    /// with probability 128 the new range, doubled, is `range - 1` or `range` made odd, so
+    /// `bits` drops by one and `range` is not shifted.
     @inline(__always)
     mutating func readSigned(_ v: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
         if bits < 0 { load(bytes) }
         let split = range &>> 1
         let shiftBits = UInt64(truncatingIfNeeded: bits)
         let window = UInt32(truncatingIfNeeded: value &>> shiftBits)
+        // All ones when the bit is 1 (window > split).
+        let mask = UInt32(bitPattern: Int32(bitPattern: split &- window) &>> 31)
         bits &-= 1
-        if window > split {
-            // The new range is `range - split` (64...127): doubled, minus one.
-            range = ((range &- split) &<< 1) &- 1
-            value &-= UInt64(split &+ 1) &<< shiftBits
-            return 0 &- v
-        }
-        // The new range is `split + 1` (64...128): doubled, minus one. (128 only happens on a
-        // reader's first decision; libwebp shifts it too, and so does this.)
-        range = ((split &+ 1) &<< 1) &- 1
-        return v
+        range = (range &+ mask) | 1
+        value &-= UInt64((split &+ 1) & mask) &<< shiftBits
+        let m = Int32(bitPattern: mask)
+        return (v ^ m) &- m
     }
 
     /// An `n`-bit unsigned literal, most significant bit first, each bit of probability 1/2

@@ -46,7 +46,7 @@ enum VP8Tokens {
                 v = 1
                 p = next + 11
             } else {
-                v = readLarge(&r, bytes, p)
+                (v, r) = readLarge(r, bytes, p)
                 p = next + 22
             }
             let q = n > 0 ? ac : dc
@@ -56,9 +56,19 @@ enum VP8Tokens {
         return 16
     }
 
-    /// A token of value 2 or more (RFC 6386 13.2 coeff_tree below `ONE`, with DCTextra).
+    /// A token of value 2 or more (RFC 6386 13.2 coeff_tree below `ONE`, with DCTextra), and
+    /// the reader after it. (Taking the reader by value and returning it, not `inout`, lets
+    /// the caller keep its reader in registers around this call.)
+    @inline(never)
+    static func readLarge(_ reader: VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>,
+                          _ p: UnsafePointer<UInt8>) -> (Int32, VP8BoolDecoder) {
+        var r = reader
+        let v = largeValue(&r, bytes, p)
+        return (v, r)
+    }
+
     @inline(__always)
-    static func readLarge(_ r: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>, _ p: UnsafePointer<UInt8>) -> Int32 {
+    static func largeValue(_ r: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>, _ p: UnsafePointer<UInt8>) -> Int32 {
         if !r.readBit(UInt32(p[3]), bytes) {
             if !r.readBit(UInt32(p[4]), bytes) { return 2 }
             return 3 + (r.readBit(UInt32(p[5]), bytes) ? 1 : 0)

@@ -1,9 +1,10 @@
-/// The loop filters of ``VP8LoopFilter`` on 16 edge positions at once: the 16 pixels along a
-/// luma edge, or 8 of U then 8 of V along a chroma edge (libwebp's SSE2 pairs them the same
-/// way). The arithmetic is the scalar code's, lane by lane in `Int16`; every variant is computed
-/// and the lanes' masks pick one. The scalar functions are its twin (`VP8LoopFilterTests`).
+/// The loop filters of ``VP8LoopFilter`` on 8 edge positions at once: half of a luma edge, or
+/// a chroma edge of U or of V (8 lanes of `Int16` fill one SSE2 register, so the 8 rows across
+/// an edge and the filter's temporaries stay in registers). The arithmetic is the scalar code's,
+/// lane by lane in `Int16`; every variant is computed and the lanes' masks pick one. The scalar
+/// functions are its twin (`VP8LoopFilterTests`).
 enum VP8LoopFilterSIMD {
-    typealias Lanes = SIMD16<Int16>
+    typealias Lanes = SIMD8<Int16>
 
     /// Whether whole decodes use these kernels: in optimised builds. Unoptimised (debug)
     /// builds run the scalar twin, since generic SIMD code is many times slower there; the
@@ -14,7 +15,7 @@ enum VP8LoopFilterSIMD {
     static let isPreferred = true
     #endif
 
-    /// The 8 pixels across an edge (p3 … p0 | q0 … q3) at 16 positions.
+    /// The 8 pixels across an edge (p3 … p0 | q0 … q3) at 8 positions.
     struct Edge {
         var p3: Lanes, p2: Lanes, p1: Lanes, p0: Lanes, q0: Lanes, q1: Lanes, q2: Lanes, q3: Lanes
     }
@@ -48,41 +49,34 @@ enum VP8LoopFilterSIMD {
 
     // MARK: Loading and storing
 
-    @inline(__always) static func widen(_ v: SIMD16<UInt8>) -> Lanes { Lanes(truncatingIfNeeded: v) }
-    @inline(__always) static func narrow(_ v: Lanes) -> SIMD16<UInt8> {
-        SIMD16<UInt8>(truncatingIfNeeded: clamp(v, 0, 255))
+    // The lanes hold 8 pixels in the order 0, 2, 4, 6, 1, 3, 5, 7 (the even bytes of a 64-bit
+    // word, then the odd ones): widening and narrowing are then masks and shifts, with no call
+    // to the standard library's lane conversions (which the optimiser leaves out of line, and a
+    // call spills every vector register). The filters work lane by lane, so the order is free.
+
+    /// The 8 bytes of `w` (little-endian) as lanes.
+    @inline(__always) static func widen(_ w: UInt64) -> Lanes {
+        let m: UInt64 = 0x00FF_00FF_00FF_00FF
+        return unsafeBitCast(SIMD2<UInt64>(w & m, (w &>> 8) & m), to: Lanes.self)
+    }
+    /// The lanes clamped to 0...255, as the 8 bytes of a word (little-endian).
+    @inline(__always) static func narrow(_ v: Lanes) -> UInt64 {
+        let halves = unsafeBitCast(clamp(v, 0, 255), to: SIMD2<UInt64>.self)
+        return halves[0] | (halves[1] &<< 8)
     }
 
     /// Rows `-4 ..< 4` around `p` (a horizontal edge: the lanes run along the row).
     @inline(__always)
     static func loadRows(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int) -> Edge {
         @inline(__always) func row(_ i: Int) -> Lanes {
-            widen(UnsafeRawPointer(p + i * stride).loadUnaligned(as: SIMD16<UInt8>.self))
+            widen(UnsafeRawPointer(p + i * stride).loadUnaligned(as: UInt64.self))
         }
         return Edge(p3: row(-4), p2: row(-3), p1: row(-2), p0: row(-1), q0: row(0), q1: row(1), q2: row(2), q3: row(3))
     }
 
     @inline(__always)
     static func storeRow(_ p: UnsafeMutablePointer<UInt8>, _ v: Lanes) {
-        UnsafeMutableRawPointer(p).storeBytes(of: narrow(v), as: SIMD16<UInt8>.self)
-    }
-
-    /// Rows `-4 ..< 4` of two 8-wide planes, U in the low lanes and V in the high lanes.
-    @inline(__always)
-    static func loadRows(_ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>, _ stride: Int) -> Edge {
-        @inline(__always) func row(_ i: Int) -> Lanes {
-            let lo = UnsafeRawPointer(u + i * stride).loadUnaligned(as: SIMD8<UInt8>.self)
-            let hi = UnsafeRawPointer(v + i * stride).loadUnaligned(as: SIMD8<UInt8>.self)
-            return widen(SIMD16(lowHalf: lo, highHalf: hi))
-        }
-        return Edge(p3: row(-4), p2: row(-3), p1: row(-2), p0: row(-1), q0: row(0), q1: row(1), q2: row(2), q3: row(3))
-    }
-
-    @inline(__always)
-    static func storeRow(_ u: UnsafeMutablePointer<UInt8>, _ v: UnsafeMutablePointer<UInt8>, _ value: Lanes) {
-        let n = narrow(value)
-        UnsafeMutableRawPointer(u).storeBytes(of: n.lowHalf, as: SIMD8<UInt8>.self)
-        UnsafeMutableRawPointer(v).storeBytes(of: n.highHalf, as: SIMD8<UInt8>.self)
+        UnsafeMutableRawPointer(p).storeBytes(of: narrow(v), as: UInt64.self)
     }
 
     /// Transposes an 8×8 byte matrix held as 8 little-endian words (row r, byte j) in three
@@ -123,27 +117,20 @@ enum VP8LoopFilterSIMD {
         row(0, w.0); row(1, w.1); row(2, w.2); row(3, w.3); row(4, w.4); row(5, w.5); row(6, w.6); row(7, w.7)
     }
 
-    /// Columns `-4 ..< 4` around a vertical edge in 16 rows: 8 from `top` (lanes 0 ..< 8) and 8
-    /// from `bottom` (lanes 8 ..< 16; for luma 8 rows below `top`, for chroma the V plane).
+    /// Columns `-4 ..< 4` around a vertical edge in the 8 rows from `p`.
     @inline(__always)
-    static func loadColumns(_ top: UnsafeMutablePointer<UInt8>, _ bottom: UnsafeMutablePointer<UInt8>,
-                            _ stride: Int) -> Edge {
-        let a = loadBlock(top, stride), b = loadBlock(bottom, stride)
-        @inline(__always) func column(_ lo: UInt64, _ hi: UInt64) -> Lanes {
-            widen(unsafeBitCast(SIMD2<UInt64>(lo, hi), to: SIMD16<UInt8>.self))
-        }
-        return Edge(p3: column(a.0, b.0), p2: column(a.1, b.1), p1: column(a.2, b.2), p0: column(a.3, b.3),
-                    q0: column(a.4, b.4), q1: column(a.5, b.5), q2: column(a.6, b.6), q3: column(a.7, b.7))
+    static func loadColumns(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int) -> Edge {
+        let a = loadBlock(p, stride)
+        @inline(__always) func column(_ w: UInt64) -> Lanes { widen(w) }
+        return Edge(p3: column(a.0), p2: column(a.1), p1: column(a.2), p0: column(a.3),
+                    q0: column(a.4), q1: column(a.5), q2: column(a.6), q3: column(a.7))
     }
 
     @inline(__always)
-    static func storeColumns(_ e: Edge, _ top: UnsafeMutablePointer<UInt8>, _ bottom: UnsafeMutablePointer<UInt8>,
-                             _ stride: Int) {
-        @inline(__always) func words(_ v: Lanes) -> SIMD2<UInt64> { unsafeBitCast(narrow(v), to: SIMD2<UInt64>.self) }
-        let c0 = words(e.p3), c1 = words(e.p2), c2 = words(e.p1), c3 = words(e.p0)
-        let c4 = words(e.q0), c5 = words(e.q1), c6 = words(e.q2), c7 = words(e.q3)
-        storeBlock((c0.x, c1.x, c2.x, c3.x, c4.x, c5.x, c6.x, c7.x), top, stride)
-        storeBlock((c0.y, c1.y, c2.y, c3.y, c4.y, c5.y, c6.y, c7.y), bottom, stride)
+    static func storeColumns(_ e: Edge, _ p: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        @inline(__always) func word(_ v: Lanes) -> UInt64 { narrow(v) }
+        storeBlock((word(e.p3), word(e.p2), word(e.p1), word(e.p0), word(e.q0), word(e.q1), word(e.q2), word(e.q3)),
+                   p, stride)
     }
 
     // MARK: Filters
@@ -223,7 +210,8 @@ enum VP8LoopFilterSIMD {
 
     // MARK: One macroblock
 
-    /// ``VP8LoopFilter/filterMacroblock`` on 16 lanes: the same edges in the same order.
+    /// ``VP8LoopFilter/filterMacroblock`` on 8 lanes: the same edges in the same order (the
+    /// halves of an edge, and U and V, do not overlap, so their order does not matter).
     static func filterMacroblock(_ info: VP8FilterInfo, isSimple: Bool, mbX: Int, mbY: Int,
                                  y: UnsafeMutablePointer<UInt8>, yStride: Int,
                                  u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>, uvStride: Int) {
@@ -233,57 +221,84 @@ enum VP8LoopFilterSIMD {
         let hev = Int16(truncatingIfNeeded: info.hevThreshold)
         let y8 = y + 8 * yStride
         if isSimple {
-            if mbX > 0 { var e = loadColumns(y + 0, y8 + 0, yStride); simple(&e, limit: limit + 4); storeColumns(e, y + 0, y8 + 0, yStride) }
+            if mbX > 0 { simpleColumn(y, yStride, limit + 4); simpleColumn(y8, yStride, limit + 4) }
             if info.filtersInner {
-                for x in stride(from: 4, through: 12, by: 4) { var e = loadColumns(y + x, y8 + x, yStride); simple(&e, limit: limit); storeColumns(e, y + x, y8 + x, yStride) }
+                for x in stride(from: 4, through: 12, by: 4) { simpleColumn(y + x, yStride, limit); simpleColumn(y8 + x, yStride, limit) }
             }
-            if mbY > 0 { var e = loadRows(y, yStride); simple(&e, limit: limit + 4); storeP0Q0(e, y, yStride) }
+            if mbY > 0 { simpleRow(y, yStride, limit + 4); simpleRow(y + 8, yStride, limit + 4) }
             if info.filtersInner {
                 for r in stride(from: 4, through: 12, by: 4) {
-                    let p = y + r * yStride
-                    var e = loadRows(p, yStride); simple(&e, limit: limit); storeP0Q0(e, p, yStride)
+                    simpleRow(y + r * yStride, yStride, limit); simpleRow(y + r * yStride + 8, yStride, limit)
                 }
             }
             return
         }
         if mbX > 0 {
-            var e = loadColumns(y + 0, y8 + 0, yStride)
-            macroblockEdge(&e, limit: limit + 4, interior: it, hevThreshold: hev)
-            storeColumns(e, y + 0, y8 + 0, yStride)
-            var c = loadColumns(u + 0, v + 0, uvStride)
-            macroblockEdge(&c, limit: limit + 4, interior: it, hevThreshold: hev)
-            storeColumns(c, u + 0, v + 0, uvStride)
+            edgeColumn(y, yStride, limit + 4, it, hev); edgeColumn(y8, yStride, limit + 4, it, hev)
+            edgeColumn(u, uvStride, limit + 4, it, hev); edgeColumn(v, uvStride, limit + 4, it, hev)
         }
         if info.filtersInner {
             for x in stride(from: 4, through: 12, by: 4) {
-                var e = loadColumns(y + x, y8 + x, yStride)
-                innerEdge(&e, limit: limit, interior: it, hevThreshold: hev)
-                storeColumns(e, y + x, y8 + x, yStride)
+                innerColumn(y + x, yStride, limit, it, hev); innerColumn(y8 + x, yStride, limit, it, hev)
             }
-            var c = loadColumns(u + 4, v + 4, uvStride)
-            innerEdge(&c, limit: limit, interior: it, hevThreshold: hev)
-            storeColumns(c, u + 4, v + 4, uvStride)
+            innerColumn(u + 4, uvStride, limit, it, hev); innerColumn(v + 4, uvStride, limit, it, hev)
         }
         if mbY > 0 {
-            var e = loadRows(y, yStride)
-            macroblockEdge(&e, limit: limit + 4, interior: it, hevThreshold: hev)
-            storeP2Q2(e, y, yStride)
-            var c = loadRows(u, v, uvStride)
-            macroblockEdge(&c, limit: limit + 4, interior: it, hevThreshold: hev)
-            for i in -3..<3 { storeRow(u + i * uvStride, v + i * uvStride, c[row: i]) }
+            edgeRow(y, yStride, limit + 4, it, hev); edgeRow(y + 8, yStride, limit + 4, it, hev)
+            edgeRow(u, uvStride, limit + 4, it, hev); edgeRow(v, uvStride, limit + 4, it, hev)
         }
         if info.filtersInner {
             for r in stride(from: 4, through: 12, by: 4) {
-                let p = y + r * yStride
-                var e = loadRows(p, yStride)
-                innerEdge(&e, limit: limit, interior: it, hevThreshold: hev)
-                for i in -2..<2 { storeRow(p + i * yStride, e[row: i]) }
+                innerRow(y + r * yStride, yStride, limit, it, hev); innerRow(y + r * yStride + 8, yStride, limit, it, hev)
             }
-            let pu = u + 4 * uvStride, pv = v + 4 * uvStride
-            var c = loadRows(pu, pv, uvStride)
-            innerEdge(&c, limit: limit, interior: it, hevThreshold: hev)
-            for i in -2..<2 { storeRow(pu + i * uvStride, pv + i * uvStride, c[row: i]) }
+            innerRow(u + 4 * uvStride, uvStride, limit, it, hev); innerRow(v + 4 * uvStride, uvStride, limit, it, hev)
         }
+    }
+
+    // One edge of 8 positions each, out of line: small enough that the optimiser also inlines
+    // the standard library's lane conversions in them (a call to one of those would force every
+    // live vector register to the stack).
+
+    @inline(never)
+    static func simpleColumn(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int, _ limit: Int16) {
+        var e = loadColumns(p, stride)
+        simple(&e, limit: limit)
+        storeColumns(e, p, stride)
+    }
+
+    @inline(never)
+    static func simpleRow(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int, _ limit: Int16) {
+        var e = loadRows(p, stride)
+        simple(&e, limit: limit)
+        storeP0Q0(e, p, stride)
+    }
+
+    @inline(never)
+    static func edgeColumn(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int, _ limit: Int16, _ it: Int16, _ hev: Int16) {
+        var e = loadColumns(p, stride)
+        macroblockEdge(&e, limit: limit, interior: it, hevThreshold: hev)
+        storeColumns(e, p, stride)
+    }
+
+    @inline(never)
+    static func innerColumn(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int, _ limit: Int16, _ it: Int16, _ hev: Int16) {
+        var e = loadColumns(p, stride)
+        innerEdge(&e, limit: limit, interior: it, hevThreshold: hev)
+        storeColumns(e, p, stride)
+    }
+
+    @inline(never)
+    static func edgeRow(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int, _ limit: Int16, _ it: Int16, _ hev: Int16) {
+        var e = loadRows(p, stride)
+        macroblockEdge(&e, limit: limit, interior: it, hevThreshold: hev)
+        storeP2Q2(e, p, stride)
+    }
+
+    @inline(never)
+    static func innerRow(_ p: UnsafeMutablePointer<UInt8>, _ stride: Int, _ limit: Int16, _ it: Int16, _ hev: Int16) {
+        var e = loadRows(p, stride)
+        innerEdge(&e, limit: limit, interior: it, hevThreshold: hev)
+        for i in -2..<2 { storeRow(p + i * stride, e[row: i]) }
     }
 
     @inline(__always)
@@ -301,7 +316,7 @@ enum VP8LoopFilterSIMD {
 extension VP8LoopFilterSIMD.Edge {
     /// The row (or column) at offset `i` from the edge, -4 ..< 4.
     @inline(__always)
-    subscript(row i: Int) -> SIMD16<Int16> {
+    subscript(row i: Int) -> SIMD8<Int16> {
         switch i {
         case -4: return p3
         case -3: return p2

@@ -120,7 +120,10 @@ enum VP8LoopFilter {
             && abs(q3 &- q2) <= it && abs(q2 &- q1) <= it && abs(q1 &- q0) <= it
     }
 
-    /// The simple filter along one edge of `count` pixels.
+    /// The simple filter along one edge of `count` pixels. (Out of line, as ``normal``: inlined
+    /// into ``filterMacroblock`` in optimised builds, the two gave other pixels than the same
+    /// calls made one by one, and than the SIMD twin; the cause is not known.)
+    @inline(never)
     static func simple(_ p: UnsafeMutablePointer<UInt8>, step: Int, advance: Int, count: Int, limit: Int32) {
         let t = 2 &* limit &+ 1
         var q = p
@@ -131,6 +134,7 @@ enum VP8LoopFilter {
     }
 
     /// The normal filter along a macroblock edge (`isMacroblockEdge`) or a sub-block edge.
+    @inline(never)
     static func normal(_ p: UnsafeMutablePointer<UInt8>, step: Int, advance: Int, count: Int,
                        limit: Int32, interior: Int32, hevThreshold: Int32, isMacroblockEdge: Bool) {
         let t = 2 &* limit &+ 1
