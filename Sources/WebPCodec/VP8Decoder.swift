@@ -50,8 +50,11 @@ public struct VP8Decoder: Sendable {
     /// as many lines each). Between rows only the extra lines matter: the previous row's
     /// lines that the next row's loop filter changes or that upsampling still needs.
     var planes: [UInt8]
-    /// The RGBA8 image (``Output/image``), rows from ``finalRowCount`` on transparent black.
+    /// The RGBA8 image (``Output/image``), allocated uninitialised (a whole decode writes every
+    /// row once); after each ``decode(_:isFinal:)`` the rows from ``finalRowCount`` on are
+    /// transparent black (cleared once, from ``unwrittenRowsEnd`` up).
     var pixels: [UInt8] = []
+    var unwrittenRowsEnd = 0
     /// The thumbnail (``Output/thumbnail(width:height:)``) and the RGBA8 row it takes rows through.
     public internal(set) var thumbnail: StreamingResampler?
     var rowScratch: [UInt8] = []
@@ -97,7 +100,8 @@ public struct VP8Decoder: Sendable {
         switch output {
         case .image:
             let rgbaBytes = try limits.checkedRasterBytes(width: tag.width, height: tag.height, bytesPerPixel: 4)
-            pixels = [UInt8](repeating: 0, count: rgbaBytes)
+            pixels = [UInt8](unsafeUninitializedCapacity: rgbaBytes) { _, initialized in initialized = rgbaBytes }
+            unwrittenRowsEnd = tag.height
         case .thumbnail(let width, let height):
             // The full-size image is never held, but its pixel count is bounded all the same.
             _ = try limits.checkedRasterBytes(width: tag.width, height: tag.height, bytesPerPixel: 1)
