@@ -124,7 +124,11 @@ extension VP8Decoder {
             top[8] = flag
             left[8] = flag
             if nz > 1 {
-                VP8Transform.inverseWHT(y2, coeffs)
+                if VP8TransformSIMD.isPreferred {
+                    VP8TransformSIMD.inverseWHT(y2, coeffs)
+                } else {
+                    VP8Transform.inverseWHT(y2, coeffs)
+                }
             } else {
                 let dc0 = Int16(truncatingIfNeeded: (Int32(y2[0]) &+ 3) &>> 3)
                 for i in 0..<16 { coeffs[16 * i] = dc0 }

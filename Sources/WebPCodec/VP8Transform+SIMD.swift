@@ -1,8 +1,8 @@
-/// The inverse DCT of RFC 6386 14.3 in Swift SIMD types, the twin of
-/// ``VP8Transform/inverseDCT(_:_:)`` (same 32-bit arithmetic, so the same output for every
-/// input): the vertical pass on the four rows as vectors of four columns, a transpose, the
-/// horizontal pass on the four columns of that, and a transpose back to add rows to the
-/// prediction.
+/// The inverse DCT and WHT of RFC 6386 14.3 in Swift SIMD types, the twins of
+/// ``VP8Transform/inverseDCT(_:_:)`` and ``VP8Transform/inverseWHT(_:_:)`` (same 32-bit
+/// arithmetic, so the same output for every input): the vertical pass on the four rows as
+/// vectors of four columns, a transpose, the horizontal pass on the four columns of that, and
+/// a transpose back to rows (`VP8TransformTests` holds each equal to its twin).
 enum VP8TransformSIMD {
     typealias Lanes = SIMD4<Int32>
 
@@ -43,6 +43,28 @@ enum VP8TransformSIMD {
         add(o1, dst + VP8Prediction.stride)
         add(o2, dst + 2 * VP8Prediction.stride)
         add(o3, dst + 3 * VP8Prediction.stride)
+    }
+
+    /// The Y2 block's inverse WHT: its 16 outputs, truncated to 16 bits, become the DC
+    /// coefficients of the 16 luma blocks (`output[16 * k]`, k in raster order).
+    static func inverseWHT(_ input: UnsafePointer<Int16>, _ output: UnsafeMutablePointer<Int16>) {
+        let raw = UnsafeRawPointer(input)
+        func row(_ r: Int) -> Lanes { Lanes(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: 8 * r, as: SIMD4<Int16>.self)) }
+        let i0 = row(0), i1 = row(1), i2 = row(2), i3 = row(3)
+        // Vertical pass: lane i is column i.
+        let a0 = i0 &+ i3, a1 = i1 &+ i2, a2 = i1 &- i2, a3 = i0 &- i3
+        let (x0, x1, x2, x3) = transpose(a0 &+ a1, a3 &+ a2, a0 &- a1, a3 &- a2)
+        // Horizontal pass: lane i is output row i.
+        let rounded = x0 &+ 3
+        let b0 = rounded &+ x3, b1 = x1 &+ x2, b2 = x1 &- x2, b3 = rounded &- x3
+        // Lane r of column c's vector is the output of row r, column c: luma block 4 r + c.
+        @inline(__always) func store(_ column: Lanes, _ c: Int) {
+            for r in 0..<4 { output[64 &* r &+ 16 &* c] = Int16(truncatingIfNeeded: column[r]) }
+        }
+        store((b0 &+ b1) &>> 3, 0)
+        store((b3 &+ b2) &>> 3, 1)
+        store((b0 &- b1) &>> 3, 2)
+        store((b3 &- b2) &>> 3, 3)
     }
 
     /// Adds `residue >> 3` to four samples, clamped to 0...255.
