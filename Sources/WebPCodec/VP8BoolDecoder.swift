@@ -19,9 +19,8 @@
 /// given, and a group that a whole-data reader would load at once but whose bytes are not all
 /// here yet is begun byte by byte only when the register has nothing above its low byte;
 /// otherwise the reader stops as at the end of the data (``isPastEnd``), so that the row
-/// waits for more input. (With final input and a last partition running to the end of the
-/// data, which this reader cannot tell from more input to come, that stops a corrupt stream
-/// which libwebp would read on with single bytes.)
+/// waits for more input. With final input the last partition's reader ends at the data's end,
+/// so fewer than 8 bytes left are read one by one, as libwebp reads them.
 ///
 /// The bytes are not stored: every call takes the buffer the reader was made on.
 struct VP8BoolDecoder: Sendable {
@@ -32,9 +31,9 @@ struct VP8BoolDecoder: Sendable {
     /// The RFC's range minus one.
     var range: UInt32 = 254
     /// The next byte to load, and the end of this reader's bytes (`Int.max`: the end of the
-    /// data, whatever it is).
+    /// data, whatever it is, until the decoder learns it from final input).
     var position: Int
-    let end: Int
+    var end: Int
     /// Where the next 7-byte group begins (`start + 7k`).
     var groupStart: Int
     /// Set when the reader needed bytes past `end` (zeros were shifted in), or bytes not given yet.

@@ -38,6 +38,10 @@ extension VP8Decoder {
     /// row that stalled is retried once about half a row's worth of new bytes arrived.
     public mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(DecodingError) {
         defer { clearUnwrittenRows() }
+        if isFinal, let last = tokenReaders.indices.last, tokenReaders[last].end == .max {
+            // The last partition takes the rest of the data, whose end is now known.
+            tokenReaders[last].end = bytes.count
+        }
         if !isFinal && stalledAt > 0 && bytes.count < stalledAt + max(64, lastRowBytes / 2) { return }
         while mbRow < mbHeight {
             let saved = VP8RowCheckpoint(modeReader: modeReader, tokenReaders: tokenReaders, topModes: topModes,
