@@ -72,8 +72,8 @@ extension VP8LDecoder {
         let width = codedWidth, total = codedWidth * height, position = image.position
         let coding = image.coding
         let groupIndex = coding.prefixBits == 0 ? 0
-            : Int(coding.prefixImage[(position / width >> coding.prefixBits) * coding.prefixImageWidth
-                                     + (position % width >> coding.prefixBits)])
+            : Int(coding.prefixImage[((position / width) >> coding.prefixBits) * coding.prefixImageWidth
+                                     + ((position % width) >> coding.prefixBits)])
         let group = coding.groups[groupIndex]
         var end = position
         try coding.tables.withUnsafeBufferPointer { (tables) throws(DecodingError) in
