@@ -7,8 +7,9 @@
 # .inputs/.complete-gif is missing (a folder made before the GIFs existed has only the first).
 # WebPs for WebPBench (which runs this when .inputs/.complete-webp2 is missing), with cwebp and
 # img2webp (Debian's webp): lossless (-q 75) of the 8.6 MP crop, lossy q75 and q90 of the 24 MP
-# photo, lossy with alpha (-q 80 -alpha_q 100) of the 8.6 MP crop under a radial alpha, and a
-# 10-frame lossy animation of Kodak photos (img2webp -lossy).
+# photo, lossy with alpha of the 8.6 MP crop under a radial alpha (-q 80 with -alpha_q 100: a
+# predictor-coded ALPH, and -alpha_q 50: fewer levels, colour-indexed, libwebp's 8-bit alpha
+# path), and a 10-frame lossy animation of Kodak photos (img2webp -lossy).
 # JPEGs for JPEGBench (which runs this when .inputs/.complete-jpeg is missing): cjpeg -quality 90
 # of the 24 MP and 8.6 MP PNGs, baseline 4:2:0, baseline 4:4:4 and progressive 4:2:0.
 # Needs ImageMagick's `convert`, `dwebp`, `cwebp` and `img2webp` (Debian's webp) for the large files, `gifsicle` for
@@ -159,6 +160,7 @@ if command -v cwebp >/dev/null && command -v img2webp >/dev/null; then
         make large-lossy-q90-bryce.webp webp "$out/large-rgb8-bryce.png" -q 90
         make .alpha-mid-bryce.png alphamid
         make mid-lossy-alpha-q80-bryce.webp webp "$out/.alpha-mid-bryce.png" -q 80 -alpha_q 100
+        make mid-lossy-alpha-q80-aq50-bryce.webp webp "$out/.alpha-mid-bryce.png" -q 80 -alpha_q 50
     fi
     make anim10-lossy-kodak.webp anim10webp
 else

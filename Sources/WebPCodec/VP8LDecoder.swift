@@ -19,7 +19,7 @@ public struct VP8LDecoder: Sendable {
     /// The coded main image, `codedWidth × height` ARGB, decoded in scan order. It keeps the
     /// values as coded (LZ77 copies read them); the inverse transforms work on copies of its
     /// rows in `scratch`.
-    var coded: [UInt32]
+    var coded: [UInt32] = []
     /// Two batches of rows (plus the row above each) for the inverse transforms: the first
     /// `codedWidth` wide and, with pixel bundling, the second `width` wide.
     var scratch: [UInt32] = []
@@ -84,6 +84,8 @@ public struct VP8LDecoder: Sendable {
         image = VP8LImageDecoder(width: width, height: header.height, coding: coding)
         let scratchCount = 2 * (Self.rowsPerBatch + 1) * header.width
         try budget.take(scratchCount * 4)
+        // The 8-bit alpha path keeps its colour indices and output itself (VP8LDecoder+Alpha.swift).
+        if outputsGreen && usesEightBitAlphaPath { return }
         coded = [UInt32](repeating: 0, count: width * header.height)
         scratch = [UInt32](repeating: 0, count: scratchCount)
         output = [UInt8](repeating: 0, count: outputBytes)

@@ -55,10 +55,7 @@ public struct WebPAlpha: Sendable, Equatable {
         func run(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> [UInt8] {
             do {
                 var decoder = try VP8LDecoder(bytes, header: header, imageStreamAt: 0, limits: limits, outputsGreen: true)
-                try decoder.decodeAlphaStream(bytes)
-                // Moved out, so that unfiltering it in place does not copy it.
-                defer { decoder.output = [] }
-                return decoder.output
+                return try decoder.decodeAlphaStream(bytes)
             } catch where error.kind == .truncated {
                 // libwebp: "Could not decode alpha data", whether the stream is bad or short.
                 throw .invalidData("ALPH compressed data ends before the image does")

@@ -50,4 +50,37 @@ struct WebPAlphaTests {
         // Row 1: 250 + 0, then clip(250 + 0 - 250) = 0, + 5 = 5 (row 0: 250, 0 via 250 + 6).
         #expect(try Self.decode([3 << 2, 250, 6, 0, 5], width: 2, height: 2).get() == [250, 0, 250, 5])
     }
+
+    /// The 8-bit path's colour indexing (``VP8LTransform/greenPlane(indices:height:)``, a byte
+    /// table expanding bundled indices) gives the green bytes of the 32-bit path's
+    /// `expandIndices`, for every bundling and widths that leave a partial last byte.
+    @Test(arguments: [(0, 7), (1, 9), (2, 7), (3, 13), (3, 8), (3, 1)])
+    func greenPlaneMatchesExpandIndices(bits: Int, width: Int) {
+        var seed: UInt64 = 0x9649
+        func next() -> UInt32 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return UInt32(truncatingIfNeeded: seed >> 33)
+        }
+        let height = 5
+        let inputWidth = (width + (1 << bits) - 1) >> bits
+        let palette = (0..<256).map { _ in next() }
+        let transform = VP8LTransform(kind: .colorIndexing, width: width, height: height, inputWidth: inputWidth,
+                                      bits: bits, data: palette)
+        let indices = (0..<(inputWidth * height)).map { _ in UInt8(truncatingIfNeeded: next()) }
+        var expected: [UInt8] = []
+        let coded = indices.map { UInt32($0) << 8 }
+        var line = [UInt32](repeating: 0, count: width)
+        coded.withUnsafeBufferPointer { source in
+            palette.withUnsafeBufferPointer { colors in
+                line.withUnsafeMutableBufferPointer { line in
+                    for y in 0..<height {
+                        transform.expandIndices(source: source.baseAddress! + y * inputWidth, line: line.baseAddress!,
+                                                palette: colors)
+                        expected += line.map { UInt8(truncatingIfNeeded: $0 >> 8) }
+                    }
+                }
+            }
+        }
+        #expect(transform.greenPlane(indices: indices, height: height) == expected)
+    }
 }
