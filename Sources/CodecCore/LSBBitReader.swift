@@ -96,17 +96,4 @@ public struct LSBBitReader: Sendable, Equatable {
         skip(n)
         return value
     }
-
-    /// Moves the read position by `shift` bytes, for a caller that moved its buffer's bytes.
-    public mutating func rebase(by shift: Int) {
-        position += shift
-    }
-
-    /// Starts reading afresh at `position`, forgetting the zero bits supplied so far.
-    public mutating func reset(to position: Int) {
-        self.position = position
-        bits = 0
-        count = 0
-        zeroBitsRead = 0
-    }
 }

@@ -95,18 +95,6 @@ struct LSBBitReaderTests {
         }
         #expect(reader.isOverrun)
     }
-
-    /// `reset(to:)` starts again at a byte, forgetting the zeros supplied.
-    @Test func resetStartsAgain() {
-        var reader = LSBBitReader()
-        [UInt8]([0xA5, 0x3C]).withUnsafeBufferPointer { buffer in
-            _ = reader.read(32, buffer)
-            #expect(reader.isOverrun)
-            reader.reset(to: 1)
-            #expect(!reader.isOverrun)
-            #expect(reader.read(8, buffer) == 0x3C)
-        }
-    }
 }
 
 /// xorshift64*: reproducible random numbers for the tests.
