@@ -10,7 +10,6 @@ extension VP8Decoder {
         // The band's first line is luma line 16 mbY - 8, chroma line 8 mbY - 4.
         let yTop = 16 * mbY - Self.bandExtraLines, uvTop = (16 * mbY - Self.bandExtraLines) / 2
         let w = width, h = height, ys = yStride, uvs = uvStride, uo = uOffset, vo = vOffset
-        let uvRows = (h + 1) >> 1
         // The band leaves `self` while rows go out (no copy: it stays uniquely referenced).
         var band = planes
         planes = []
@@ -18,11 +17,7 @@ extension VP8Decoder {
         band.withUnsafeMutableBufferPointer { p in
             guard let base = p.baseAddress else { return }
             for row in first..<last {
-                // Rows 2k - 1 and 2k sit between chroma rows k - 1 and k: the nearest is
-                // row / 2, the other above for even rows and below for odd rows, clamped to the
-                // plane (row 0 and an even height's last row repeat their one chroma row).
-                let near = row >> 1
-                let far = min(max(row & 1 == 0 ? near - 1 : near + 1, 0), uvRows - 1)
+                let (near, far) = VP8Upsampling.chromaRows(forRow: row, height: h)
                 let y = base + (row - yTop) * ys
                 let nearOffset = (near - uvTop) * uvs, farOffset = (far - uvTop) * uvs
                 emit(row: row, width: w) { dst in

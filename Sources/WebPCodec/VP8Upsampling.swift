@@ -64,24 +64,14 @@ enum VP8Upsampling {
         }
     }
 
-    /// Converts the decoded planes to RGBA8 (`width × height`, no padding): the first `rows`
-    /// rows.
-    static func convert(y: UnsafePointer<UInt8>, yStride: Int, u: UnsafePointer<UInt8>, v: UnsafePointer<UInt8>,
-                        uvStride: Int, width: Int, height: Int, rows: Int, rgba: UnsafeMutablePointer<UInt8>) {
-        for row in 0..<min(rows, height) {
-            // Rows 2k - 1 and 2k sit between chroma rows k - 1 and k; row 0 and an even
-            // height's last row have one chroma row only (libwebp repeats it).
-            let nearRow = row >> 1
-            let uvRows = (height + 1) >> 1
-            // The nearest chroma row is row / 2 (rounding down); the other is above for
-            // even rows, below for odd rows, clamped to the plane.
-            var far = row & 1 == 0 ? nearRow - 1 : nearRow + 1
-            if far < 0 { far = 0 }
-            if far >= uvRows { far = uvRows - 1 }
-            upsampleRow(y: y + row * yStride,
-                        nearU: u + nearRow * uvStride, nearV: v + nearRow * uvStride,
-                        farU: u + far * uvStride, farV: v + far * uvStride,
-                        dst: rgba + row * width * 4, width: width)
-        }
+    /// The chroma rows output row `row` of an image `height` rows high is made from: rows
+    /// 2k − 1 and 2k sit between chroma rows k − 1 and k, so the nearest is `row / 2` and the
+    /// other is above it for even rows, below it for odd rows, clamped to the plane (row 0 and
+    /// an even height's last row have one chroma row only, which libwebp repeats).
+    @inline(__always)
+    static func chromaRows(forRow row: Int, height: Int) -> (near: Int, far: Int) {
+        let near = row >> 1
+        let far = row & 1 == 0 ? near - 1 : near + 1
+        return (near, min(max(far, 0), ((height + 1) >> 1) - 1))
     }
 }
