@@ -26,13 +26,7 @@ struct VP8FixtureTests {
 
     @Test(arguments: entries)
     func matchesDwebp(_ entry: ManifestEntry) throws {
-        let bytes = try Corpus.bytes(Corpus.conformance.appendingPathComponent(entry.path))
-        let result = lossyHash(bytes)
-        if entry.isError {
-            #expect(throws: DecodingError.self, "\(entry.path)") { try result.get() }
-        } else {
-            #expect((try? result.get()) == entry.frames.first, "\(entry.path): \(result)")
-        }
+        expectVerdict(entry, lossyHash(try Corpus.bytes(Corpus.conformance.appendingPathComponent(entry.path))))
     }
 }
 
@@ -48,13 +42,7 @@ struct VP8CorpusTests {
 
     @Test(arguments: entries)
     func matchesDwebp(_ entry: ManifestEntry) throws {
-        let bytes = try Corpus.bytes(Corpus.root!.appendingPathComponent(entry.path))
-        let result = lossyHash(bytes)
-        if entry.isError {
-            #expect(throws: DecodingError.self, "\(entry.path)") { try result.get() }
-        } else {
-            #expect((try? result.get()) == entry.frames.first, "\(entry.path): \(result)")
-        }
+        expectVerdict(entry, lossyHash(try Corpus.bytes(Corpus.root!.appendingPathComponent(entry.path))))
     }
 }
 
