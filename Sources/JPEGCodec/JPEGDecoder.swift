@@ -10,6 +10,8 @@ public final class JPEGDecoder: ImageDecoding {
     public private(set) var error: DecodingError?
     private var pixelDecoder: JPEGPixelDecoder?
     private var cachedProperties: (revision: Int, value: ImageProperties)?
+    /// The thumbnail being decoded, kept so that the next request for that size resumes it.
+    private var thumbnailJob: (width: Int, height: Int, decoder: JPEGPixelDecoder)?
 
     /// SOI, then the 0xFF of the next marker (B.1.1.2): three bytes no other format starts with.
     public static let signature: [UInt8] = [0xFF, 0xD8, 0xFF]
@@ -62,8 +64,9 @@ public final class JPEGDecoder: ImageDecoding {
 
     /// A thumbnail decoded at the smallest of libjpeg's IDCT scales (1/8, 1/4, 1/2, 1) that is
     /// no smaller than `width × height`, keeping only the coefficients that scale reads, and
-    /// shrunk to the exact size as its rows come out; the full-size image is never held. Nil
-    /// (shrink the image instead) once the full image has been decoded.
+    /// shrunk to the exact size as its rows come out; the full-size image is never held. The
+    /// decoding is kept, so a thumbnail of the same size asked for after more bytes arrived
+    /// resumes it. Nil (shrink the image instead) once the full image has been decoded.
     public func streamingThumbnail(at index: Int, width: Int, height: Int,
                                    input: InputBuffer) throws(DecodingError) -> DecodedImage? {
         guard index == 0, let frame = container.frame, pixelDecoder?.finished != true else { return nil }
@@ -72,12 +75,18 @@ public final class JPEGDecoder: ImageDecoding {
             guard let first = container.scans.first else {
                 return DecodedImage(raster: Raster(width: width, height: height, bytesPerPixel: 4), finalRowCount: 0, options: options)
             }
-            let decoder = JPEGPixelDecoder(frame: frame, firstScan: first.header,
+            let decoder: JPEGPixelDecoder
+            if let job = thumbnailJob, job.width == width, job.height == height {
+                decoder = job.decoder
+            } else {
+                decoder = JPEGPixelDecoder(frame: frame, firstScan: first.header,
                                            colorSpace: JPEGColorSpace(frame: frame, metadata: container.metadata),
                                            scaledSize: JPEGOutputGeometry.scaledSize(for: frame, fitting: width, height),
                                            thumbnail: (width, height))
+                thumbnailJob = (width, height, decoder)
+            }
             try decoder.decode(container, input)
-            if !decoder.finished { decoder.prepareImage() }
+            if !decoder.finished { decoder.prepareThumbnail() }
             guard let shrunk = decoder.resampler else { return nil }
             return DecodedImage(raster: shrunk.raster, finalRowCount: shrunk.finishedOutputRows, options: options)
         }

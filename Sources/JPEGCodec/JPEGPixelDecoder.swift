@@ -45,6 +45,8 @@ final class JPEGPixelDecoder {
     /// Buffered files: MCUs decoded in all scans so far, and the count the pixels show.
     private var mcusDecoded = 0
     private var renderedMCUs = -1
+    /// Thumbnails of buffered files: the scans complete when the thumbnail was last reconstructed.
+    private var scansRendered = 0
 
     /// A decoder for `frame` at libjpeg's scale `scaledSize`/8 (8, 4, 2 or 1), of the image or
     /// (`thumbnail`) of a thumbnail of that size, which the scaled image is no smaller than; the
@@ -181,6 +183,17 @@ final class JPEGPixelDecoder {
             }
             unwrittenRowsEnd = finalRows
         }
+    }
+
+    /// A thumbnail's partial image: for a buffered file, reconstructed when a scan has completed
+    /// since the last time (and the first time), as browsers refresh a progressive JPEG, rather
+    /// than on every call: a thumbnail asked for after every append of a download then costs a
+    /// reconstruction per scan, not one per append.
+    func prepareThumbnail() {
+        guard buffered else { return prepareImage() }
+        guard renderedMCUs < 0 || scanIndex != scansRendered else { return }
+        render(final: false)
+        scansRendered = scanIndex
     }
 
     /// Buffered files: reconstructs the whole image from the coefficients so far, unless it
