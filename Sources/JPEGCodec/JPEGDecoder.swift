@@ -10,8 +10,9 @@ public final class JPEGDecoder: ImageDecoding {
     public private(set) var error: DecodingError?
     private var pixelDecoder: JPEGPixelDecoder?
     private var cachedProperties: (revision: Int, value: ImageProperties)?
-    /// The thumbnail being decoded, kept so that the next request for that size resumes it.
-    private var thumbnailJob: (width: Int, height: Int, decoder: JPEGPixelDecoder)?
+    /// The thumbnail being decoded, kept so that the next request for that size resumes it, and
+    /// the last image it gave with the MCU rows written by then.
+    private var thumbnailJob: (width: Int, height: Int, decoder: JPEGPixelDecoder, last: (image: DecodedImage, rows: Int)?)?
 
     /// SOI, then the 0xFF of the next marker (B.1.1.2): three bytes no other format starts with.
     public static let signature: [UInt8] = [0xFF, 0xD8, 0xFF]
@@ -75,20 +76,21 @@ public final class JPEGDecoder: ImageDecoding {
             guard let first = container.scans.first else {
                 return DecodedImage(raster: Raster(width: width, height: height, bytesPerPixel: 4), finalRowCount: 0, options: options)
             }
-            let decoder: JPEGPixelDecoder
-            if let job = thumbnailJob, job.width == width, job.height == height {
-                decoder = job.decoder
-            } else {
-                decoder = JPEGPixelDecoder(frame: frame, firstScan: first.header,
-                                           colorSpace: JPEGColorSpace(frame: frame, metadata: container.metadata),
-                                           scaledSize: JPEGOutputGeometry.scaledSize(for: frame, fitting: width, height),
-                                           thumbnail: (width, height))
-                thumbnailJob = (width, height, decoder)
+            if thumbnailJob.map({ $0.width != width || $0.height != height }) ?? true {
+                let decoder = JPEGPixelDecoder(frame: frame, firstScan: first.header,
+                                               colorSpace: JPEGColorSpace(frame: frame, metadata: container.metadata),
+                                               scaledSize: JPEGOutputGeometry.scaledSize(for: frame, fitting: width, height),
+                                               thumbnail: (width, height))
+                thumbnailJob = (width, height, decoder, nil)
             }
+            guard let decoder = thumbnailJob?.decoder else { return nil }
             try decoder.decode(container, input)
             if !decoder.finished { decoder.prepareThumbnail() }
+            if let last = thumbnailJob?.last, last.rows == decoder.mcuRowsWritten { return last.image }
             guard let shrunk = decoder.resampler else { return nil }
-            return DecodedImage(raster: shrunk.raster, finalRowCount: shrunk.finishedOutputRows, options: options)
+            let image = DecodedImage(raster: shrunk.raster, finalRowCount: shrunk.finishedOutputRows, options: options)
+            thumbnailJob?.last = (image, decoder.mcuRowsWritten)
+            return image
         }
     }
 
