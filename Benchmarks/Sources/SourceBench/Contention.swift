@@ -72,3 +72,22 @@ enum Thumbnails {
         return Double(monotonicNanoseconds() - start) / 1e9
     }
 }
+
+/// Many animations on show at once, as a page of animated thumbnails.
+enum Players {
+    /// `players` players, each on a source of its own, asked for their frame 60 times a
+    /// second for `seconds`: frames each showed, frames dropped by all, the largest buffer.
+    static func play(_ bytes: [UInt8], players: Int, seconds: Double) -> (shown: [Int], dropped: Int, peakBuffer: Int) {
+        let all = (0..<players).map { _ in AnimationPlayer(source: ImageSource(bytes: bytes), bufferBudget: 8 << 20) }
+        let start = monotonicNanoseconds()
+        let end = start + UInt64(seconds * 1e9)
+        var tick = start
+        while tick < end {
+            for player in all { _ = player.currentFrame() }
+            tick += 16_666_667
+            let now = monotonicNanoseconds()
+            if tick > now { usleep(UInt32((tick - now) / 1000)) }
+        }
+        return (all.map(\.framesShown), all.map(\.framesDropped).reduce(0, +), all.map(\.peakBufferBytes).max() ?? 0)
+    }
+}

@@ -8,9 +8,11 @@ import ImageCodecs
 //                        reader's worst and 99th-percentile wait per read
 //   thumbnails FILE...   a 512-px thumbnail asked for after every 64 KiB append over the whole
 //                        file, against one thumbnail of the complete file (best of the runs)
-let usage = "usage: SourceBench contention|thumbnails [--iterations N] [--chunk BYTES] [--size PX] FILE..."
-let arguments = Arguments(usage: usage, valueOptions: ["--chunk", "--size"])
-guard let mode = arguments.files.first, ["contention", "thumbnails"].contains(mode), arguments.files.count > 1 else {
+//   players FILE...      --players N players (default 16), each on its own source of the file,
+//                        shown at 60 Hz for --seconds S (default 10): frames shown and dropped
+let usage = "usage: SourceBench contention|thumbnails|players [--iterations N] [--chunk BYTES] [--size PX] [--players N] [--seconds S] FILE..."
+let arguments = Arguments(usage: usage, valueOptions: ["--chunk", "--size", "--players", "--seconds"])
+guard let mode = arguments.files.first, ["contention", "thumbnails", "players"].contains(mode), arguments.files.count > 1 else {
     warn(usage)
     exit(2)
 }
@@ -28,6 +30,17 @@ case "contention":
         print("| \(url.lastPathComponent) | \(result.reads) | \(String(format: "%.2f", result.worst)) | "
               + "\(String(format: "%.3f", result.p99)) | \(String(format: "%.1f", result.median * 1000)) | "
               + "\(String(format: "%.2f", result.decodeSeconds)) |")
+    }
+case "players":
+    let count = arguments.values["--players"].flatMap { Int($0) } ?? 16
+    let seconds = arguments.values["--seconds"].flatMap { Double($0) } ?? 10
+    print("| file | players | seconds | frames shown (min–max per player) | dropped (total) | peak buffer MB |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for url in files {
+        let bytes = try Inputs.read(url)
+        let result = Players.play(bytes, players: count, seconds: seconds)
+        print("| \(url.lastPathComponent) | \(count) | \(seconds) | \(result.shown.min() ?? 0)–\(result.shown.max() ?? 0) | "
+              + "\(result.dropped) | \(String(format: "%.1f", Double(result.peakBuffer) / 1e6)) |")
     }
 default:
     print("| file | bytes | appends | one thumbnail ms | after every append ms | ratio |")
