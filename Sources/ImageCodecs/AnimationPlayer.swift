@@ -91,9 +91,6 @@ public final class AnimationPlayer: Sendable {
     /// will come (or nothing can ever be shown: no frames, or none that decodes).
     public var isFinished: Bool { core.state.withLock { $0.isFinished } }
 
-    /// The frames held in the buffer, in index order (for tests).
-    var bufferedFrames: [Int] { core.state.withLock { $0.buffer.images.keys.sorted() } }
-
     /// `duration` in whole microseconds, clamped to ±2⁵³ µs (285 years) so that schedule
     /// arithmetic cannot overflow.
     static func microseconds(_ duration: Duration) -> Int {

@@ -376,3 +376,8 @@ import Testing
         #expect(source.status == .complete)
     }
 }
+
+extension AnimationPlayer {
+    /// The frames held in the buffer, in index order.
+    var bufferedFrames: [Int] { core.state.withLock { $0.buffer.images.keys.sorted() } }
+}
