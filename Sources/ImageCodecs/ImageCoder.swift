@@ -74,6 +74,12 @@ public struct GIFCoder: ImageCoder {
     public func makeDecoder(options: DecodingOptions) -> any ImageDecoding {
         GIFDecoder(options: options)
     }
+
+    public var canEncode: Bool { true }
+
+    public func makeEncoder(options: EncodingOptions) throws(EncodingError) -> any ImageEncoding {
+        GIFEncoder(options: options)
+    }
 }
 
 /// JPEG (ITU T.81): baseline, extended and progressive frames, Huffman or arithmetic coded.

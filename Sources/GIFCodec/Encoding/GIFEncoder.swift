@@ -1,0 +1,134 @@
+import CodecCore
+
+/// Encodes GIF89a files: stills and animations, exact for frames of at most 256 colours and
+/// quantized otherwise (SPEC-NOTES.md, "GIF encoding").
+///
+/// Frames are held (alpha thresholded, 4 bytes a pixel) until ``finish(to:)``: whether one
+/// Global Color Table can serve every frame is known only once all have arrived. The file is
+/// then written to the sink frame by frame.
+public struct GIFEncoder: ImageEncoding {
+    /// Alpha below this is the transparent index; at or above it the pixel is opaque.
+    public static let alphaThreshold: UInt8 = 128
+    /// The largest Delay Time (§23, 16 bits), in centiseconds.
+    public static let maxDelay = 65535
+
+    public let options: EncodingOptions
+    private var canvas: EncodingCanvas?
+    private var frames: [(pixels: [UInt32], delay: Int)] = []
+    private var finished = false
+
+    public var supportsAnimation: Bool { true }
+    /// Colour reduction depends on the input, not on ``EncodingOptions/quality``.
+    public var isLossy: Bool { false }
+
+    public init(options: EncodingOptions) {
+        self.options = options
+    }
+
+    /// Checks the canvas: width and height 1…65535 (§18, 16-bit fields) and a loop count that
+    /// fits the NETSCAPE2.0 extension's 16 bits.
+    public mutating func begin(_ canvas: EncodingCanvas, to sink: inout some ByteSink) throws(EncodingError) {
+        guard self.canvas == nil, !finished else { throw .invalidRequest("begin called twice") }
+        guard canvas.width > 0, canvas.height > 0 else { throw .invalidRequest("canvas width and height must be positive") }
+        guard canvas.width <= 65535, canvas.height <= 65535 else {
+            throw .limitExceeded("GIF width and height are at most 65535")
+        }
+        guard (0...65535).contains(canvas.loopCount) else { throw .invalidRequest("loop count must be within 0...65535") }
+        self.canvas = canvas
+    }
+
+    /// Takes one frame of the canvas size; RGBA16 is narrowed to 8 bits.
+    public mutating func add(_ frame: EncodingFrame, to sink: inout some ByteSink) throws(EncodingError) {
+        guard let canvas, !finished else { throw .invalidRequest("add called before begin or after finish") }
+        guard frame.width == canvas.width, frame.height == canvas.height else {
+            throw .invalidRequest("every GIF frame must have the canvas size")
+        }
+        let delay = try Self.centiseconds(frame.duration)
+        frames.append((Self.packed(frame), delay))
+    }
+
+    /// Plans and writes every frame, then the Trailer (§27).
+    public mutating func finish(to sink: inout some ByteSink) throws(EncodingError) {
+        guard let canvas, !finished else { throw .invalidRequest("finish called before begin or twice") }
+        guard !frames.isEmpty else { throw .invalidRequest("a GIF needs at least one frame") }
+        finished = true
+        let global = Self.globalTable(frames.map(\.pixels))
+        let animated = frames.count > 1
+        var planner = GIFFramePlanner(width: canvas.width, height: canvas.height, dither: options.dithering,
+                                      allExact: global != nil)
+        var out: [UInt8] = []
+        var written = 0
+        func emit(_ frame: GIFPlannedFrame) throws(EncodingError) {
+            let table = GIFFrameWriter.table(for: frame, width: canvas.width, global: global)
+            if written == 0 {
+                GIFBlockWriter.header(width: canvas.width, height: canvas.height,
+                                      globalTable: animated ? global?.colors : table.colors, into: &out)
+                if animated && canvas.loopCount != 1 { GIFBlockWriter.loop(canvas.loopCount, into: &out) }
+            }
+            GIFFrameWriter.write(frame, width: canvas.width, table: table, localTable: animated && global == nil,
+                                 animated: animated, into: &out)
+            written += 1
+            try sink.write(out)
+            out.removeAll(keepingCapacity: true)
+        }
+        for i in frames.indices {
+            let (pixels, delay) = frames[i]
+            frames[i].pixels = []
+            if let ready = planner.plan(pixels, delay: delay) { try emit(ready) }
+        }
+        if let last = planner.finish() { try emit(last) }
+        GIFBlockWriter.trailer(into: &out)
+        try sink.write(out)
+        frames = []
+    }
+
+    /// A duration in centiseconds, rounded to the nearest (halves up) and capped at 65535.
+    static func centiseconds(_ duration: Duration) throws(EncodingError) -> Int {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else { throw .invalidRequest("frame duration must not be negative") }
+        guard seconds < Int64(maxDelay / 100 + 1) else { return maxDelay }
+        let cs = Int(seconds) * 100 + Int((attoseconds + 5_000_000_000_000_000) / 10_000_000_000_000_000)
+        return min(cs, maxDelay)
+    }
+
+    /// The frame's pixels packed (R in the low byte), alpha below ``alphaThreshold`` as 0 and
+    /// the rest opaque.
+    static func packed(_ frame: EncodingFrame) -> [UInt32] {
+        var pixels = frame.raster().pixels
+        if frame.isSixteenBit { pixels = PixelConversion.narrowRGBA16(pixels) }
+        let count = frame.width * frame.height
+        return [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
+            pixels.withUnsafeBufferPointer { p in
+                for i in 0..<min(count, p.count / 4) {
+                    let base = i &* 4
+                    out[i] = p[base &+ 3] < alphaThreshold ? 0
+                        : UInt32(p[base]) | UInt32(p[base &+ 1]) << 8 | UInt32(p[base &+ 2]) << 16 | 0xFF00_0000
+                }
+            }
+            initialized = count
+        }
+    }
+
+    /// One table for every frame, when their colours fit 256 entries together. The transparent
+    /// colour takes an entry when a frame has transparent pixels, or in an animation when there
+    /// is room (unchanged pixels become transparent).
+    static func globalTable(_ frames: [[UInt32]]) -> GIFColorSet? {
+        var set = GIFColorSet()
+        var transparent = false
+        for pixels in frames {
+            let fits = pixels.withUnsafeBufferPointer { p in
+                var previous: UInt32 = 1
+                for c in p where c != previous {
+                    previous = c
+                    if c == 0 { transparent = true } else if !set.insert(c) { return false }
+                }
+                return true
+            }
+            guard fits else { return nil }
+        }
+        if transparent || frames.count > 1 {
+            guard set.insert(0) || !transparent else { return nil }
+        }
+        return set
+    }
+}

@@ -1,0 +1,157 @@
+import CodecCore
+
+/// A frame whose pixels are decided: what the canvas shows after it (`target`), which pixels it
+/// must draw (`drawn`), and its rectangle. Its disposal is decided when the next frame is
+/// planned, which may also widen the rectangle, so it is written one frame late.
+struct GIFPlannedFrame {
+    /// The full canvas after this frame, packed colours (0 transparent).
+    var target: [UInt32]
+    /// 1 where the canvas before the frame differs from `target`.
+    var drawn: [UInt8]
+    var rect: FrameRect
+    /// Delay Time, centiseconds.
+    var delay: Int
+    var disposal = Disposal.none
+}
+
+/// Decides, frame by frame, what each image of an animation draws (GIF89a §20, §23):
+///
+/// - A pixel is drawn only where the canvas before the frame differs from what the frame must
+///   show; the image is cropped to the drawn pixels' bounding box, and pixels inside it that
+///   need no drawing are left to the transparent index (``GIFFrameWriter``).
+/// - The previous frame's disposal is chosen here, between "leave in place" (only possible when
+///   every pixel that turns transparent was already so) and "restore to background" (clears its
+///   rectangle, widened to cover the pixels that turn transparent), by the cheaper estimate: the
+///   drawn pixels, plus an eighth of the pixels that the rectangles add without drawing.
+/// - Frames with more than 256 colours are quantized (``GIFPaletteBuilder``, ``GIFPaletteMapper``)
+///   over the drawn pixels only: a pixel whose input colour did not change and that the
+///   canvas still shows keeps the colour it was given before, so still backgrounds stay still.
+///
+/// Colours are packed RGBA8 with alpha already thresholded: opaque, or 0 for transparent.
+struct GIFFramePlanner {
+    let width: Int
+    let height: Int
+    let dither: Bool
+    /// Whether every frame's colours fit one table: frames are then drawn exactly.
+    let allExact: Bool
+    private var previousInput: [UInt32]?
+    private var pending: GIFPlannedFrame?
+
+    init(width: Int, height: Int, dither: Bool, allExact: Bool) {
+        self.width = width
+        self.height = height
+        self.dither = dither
+        self.allExact = allExact
+    }
+
+    /// Plans the next frame; returns the previous one, now final, to be written.
+    mutating func plan(_ input: [UInt32], delay: Int) -> GIFPlannedFrame? {
+        var exact = allExact
+        if !exact {
+            var set = GIFColorSet()
+            exact = input.withUnsafeBufferPointer { set.insert(contentsOf: $0) }
+        }
+        let previousTarget = pending?.target ?? [UInt32](repeating: 0, count: input.count)
+        let toClear = Self.bounds(count: input.count, width: width) { input[$0] == 0 && previousTarget[$0] != 0 }
+
+        var best: (canvas: [UInt32], drawn: [UInt8], bounds: FrameRect?, cost: Int, widened: FrameRect?)?
+        if toClear == nil {
+            let (drawn, bounds, count) = drawnPixels(input, canvas: previousTarget, previousTarget: previousTarget, exact: exact)
+            best = (previousTarget, drawn, bounds, Self.cost(count, bounds), nil)
+        }
+        if let last = pending {
+            let widened = toClear.map { Self.union(last.rect, $0) } ?? last.rect
+            var canvas = previousTarget
+            Self.clear(widened, in: &canvas, width: width)
+            let (drawn, bounds, count) = drawnPixels(input, canvas: canvas, previousTarget: previousTarget, exact: exact)
+            let cost = Self.cost(count, bounds) + (widened.width * widened.height - last.rect.width * last.rect.height) / 8
+            if best.map({ cost < $0.cost }) ?? true { best = (canvas, drawn, bounds, cost, widened) }
+        }
+        guard let chosen = best else { return nil }
+        var finished = pending
+        if let widened = chosen.widened {
+            finished?.disposal = .background
+            finished?.rect = widened
+        }
+        var target = chosen.canvas
+        let rect = chosen.bounds ?? FrameRect(x: 0, y: 0, width: 1, height: 1)
+        if exact {
+            for i in target.indices where chosen.drawn[i] != 0 { target[i] = input[i] }
+        } else if let bounds = chosen.bounds {
+            var histogram = GIFColorHistogram()
+            input.withUnsafeBufferPointer { p in chosen.drawn.withUnsafeBufferPointer { histogram.add(p, mask: $0) } }
+            let palette = GIFPaletteBuilder.palette(histogram, maxColors: 255)
+            GIFPaletteMapper.map(input, mask: chosen.drawn, rect: bounds, width: width, palette: palette,
+                                 dither: dither, into: &target)
+        }
+        pending = GIFPlannedFrame(target: target, drawn: chosen.drawn, rect: rect, delay: delay)
+        previousInput = input
+        return finished
+    }
+
+    /// The last frame, once every frame has been planned.
+    mutating func finish() -> GIFPlannedFrame? {
+        defer { pending = nil }
+        return pending
+    }
+
+    /// The pixels the frame must draw over `canvas`: opaque pixels whose colour the canvas does
+    /// not show, or, when quantizing, whose input changed or whose earlier colour was cleared.
+    private func drawnPixels(_ input: [UInt32], canvas: [UInt32], previousTarget: [UInt32], exact: Bool)
+        -> (drawn: [UInt8], bounds: FrameRect?, count: Int) {
+        var drawn = [UInt8](repeating: 0, count: input.count)
+        var count = 0
+        let previousInput = exact ? nil : previousInput
+        let bounds = Self.bounds(count: input.count, width: width) { i in
+            let c = input[i]
+            guard c != 0 else { return false }
+            let draw: Bool
+            if let previousInput {
+                draw = c != previousInput[i] || canvas[i] != previousTarget[i]
+            } else {
+                draw = exact ? canvas[i] != c : true
+            }
+            if draw {
+                drawn[i] = 1
+                count += 1
+            }
+            return draw
+        }
+        return (drawn, bounds, count)
+    }
+
+    /// The bounding box of the pixels (indices into a `width`-wide canvas) where `test` holds.
+    private static func bounds(count: Int, width: Int, _ test: (Int) -> Bool) -> FrameRect? {
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        var i = 0
+        for y in 0..<(count / width) {
+            for x in 0..<width {
+                if test(i) {
+                    minX = min(minX, x)
+                    maxX = max(maxX, x)
+                    if minY == .max { minY = y }
+                    maxY = y
+                }
+                i += 1
+            }
+        }
+        guard maxX >= 0 else { return nil }
+        return FrameRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+
+    private static func cost(_ drawn: Int, _ bounds: FrameRect?) -> Int {
+        drawn + ((bounds.map { $0.width * $0.height } ?? 1) - drawn) / 8
+    }
+
+    private static func union(_ a: FrameRect, _ b: FrameRect) -> FrameRect {
+        let x0 = min(a.x, b.x), y0 = min(a.y, b.y)
+        let x1 = max(a.x + a.width, b.x + b.width), y1 = max(a.y + a.height, b.y + b.height)
+        return FrameRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    private static func clear(_ rect: FrameRect, in canvas: inout [UInt32], width: Int) {
+        for y in rect.y..<(rect.y + rect.height) {
+            for x in rect.x..<(rect.x + rect.width) { canvas[y * width + x] = 0 }
+        }
+    }
+}
