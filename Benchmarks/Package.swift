@@ -53,6 +53,12 @@ let package = Package(
                 "CGifShim",
             ]
         ),
+        // Drives our GIF encoder on one file (any decodable image or a PNM) and times it, for
+        // Conformance/scripts/check_gif_encoder.py, until the tool's `encode` command exists.
+        .executableTarget(
+            name: "GIFEncodeBench",
+            dependencies: [.product(name: "ImageCodecs", package: "ImageCodecs"), "BenchSupport"]
+        ),
         .systemLibrary(
             name: "CLibJPEG",
             pkgConfig: "libjpeg",
