@@ -49,6 +49,26 @@ struct LZWEncoderTests {
         #expect(LZWTests.decode(stream, minimumCodeSize: 8, count: pixels.count + 1).0 == pixels)
     }
 
+    /// Where a pixel may take either of two indices, the decoded pixel is one of them.
+    @Test(arguments: [2, 4, 8])
+    func alternatesDecodeToOneOfTheTwo(_ size: Int) throws {
+        let below = 1 << size
+        let n = 60_000
+        let primary = (0..<n).map { UInt8(($0 / 5 + $0 / 777) % below) }
+        let noise = LZWTests.pseudoRandom(n, seed: UInt64(size) + 3, below: below)
+        let flexible = LZWTests.pseudoRandom(n, seed: 77, below: 3)
+        let alternates = (0..<n).map { flexible[$0] == 0 ? noise[$0] : primary[$0] }
+        var data: [UInt8] = []
+        primary.withUnsafeBufferPointer { p in
+            alternates.withUnsafeBufferPointer { a in LZWEncoder.encode(p, alternates: a, minimumCodeSize: size, into: &data) }
+        }
+        let stream = try #require(Self.unblock(data))
+        let (out, outcome) = LZWTests.decode(stream, minimumCodeSize: size, count: n + 1)
+        #expect(outcome == .endCode && out.count == n)
+        let wrong = (0..<min(n, out.count)).filter { out[$0] != primary[$0] && out[$0] != alternates[$0] }
+        #expect(wrong.isEmpty, "size \(size): \(wrong.count) pixels, first \(wrong.first ?? -1)")
+    }
+
     @Test func minimumCodeSizes() {
         #expect([1, 2, 3, 4, 5, 16, 17, 129, 256].map { LZWEncoder.minimumCodeSize(colorCount: $0) } == [2, 2, 2, 2, 3, 4, 5, 8, 8])
     }

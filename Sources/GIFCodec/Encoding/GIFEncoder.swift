@@ -52,20 +52,19 @@ public struct GIFEncoder: ImageEncoding {
         guard let canvas, !finished else { throw .invalidRequest("finish called before begin or twice") }
         guard !frames.isEmpty else { throw .invalidRequest("a GIF needs at least one frame") }
         finished = true
-        let global = Self.globalTable(frames.map(\.pixels))
         let animated = frames.count > 1
-        var planner = GIFFramePlanner(width: canvas.width, height: canvas.height, dither: options.dithering,
-                                      allExact: global != nil)
+        let global = animated ? Self.globalTable(frames.map(\.pixels)) : nil
+        var planner = GIFFramePlanner(width: canvas.width, height: canvas.height, dither: options.dithering)
         var out: [UInt8] = []
         var written = 0
         func emit(_ frame: GIFPlannedFrame) throws(EncodingError) {
-            let table = GIFFrameWriter.table(for: frame, width: canvas.width, global: global)
+            let (table, isGlobal) = GIFFrameWriter.table(for: frame, width: canvas.width, global: global)
             if written == 0 {
                 GIFBlockWriter.header(width: canvas.width, height: canvas.height,
                                       globalTable: animated ? global?.colors : table.colors, into: &out)
                 if animated && canvas.loopCount != 1 { GIFBlockWriter.loop(canvas.loopCount, into: &out) }
             }
-            GIFFrameWriter.write(frame, width: canvas.width, table: table, localTable: animated && global == nil,
+            GIFFrameWriter.write(frame, width: canvas.width, table: table, localTable: animated && !isGlobal,
                                  animated: animated, into: &out)
             written += 1
             try sink.write(out)
@@ -109,26 +108,40 @@ public struct GIFEncoder: ImageEncoding {
         }
     }
 
-    /// One table for every frame, when their colours fit 256 entries together. The transparent
-    /// colour takes an entry when a frame has transparent pixels, or in an animation when there
-    /// is room (unchanged pixels become transparent).
+    /// The Global Color Table of an animation: every frame's colours when they fit 256
+    /// entries together (with the transparent entry if there is room or a frame needs it);
+    /// otherwise the colours of the frames, in order, that fit 255 entries together, plus the
+    /// transparent entry (frames whose colours it lacks get local tables); nil when no frame's
+    /// colours fit.
     static func globalTable(_ frames: [[UInt32]]) -> GIFColorSet? {
-        var set = GIFColorSet()
+        var union = GIFColorSet()
         var transparent = false
+        var merged = true
+        var frameSets: [GIFColorSet] = []
         for pixels in frames {
-            let fits = pixels.withUnsafeBufferPointer { p in
-                var previous: UInt32 = 1
-                for c in p where c != previous {
-                    previous = c
-                    if c == 0 { transparent = true } else if !set.insert(c) { return false }
-                }
-                return true
+            var set = GIFColorSet()
+            let fits = pixels.withUnsafeBufferPointer { set.insert(contentsOf: $0) }
+            transparent = transparent || set.index(of: 0) != nil
+            guard fits else {
+                merged = false
+                continue
             }
-            guard fits else { return nil }
+            frameSets.append(set)
+            if merged { merged = set.colors.allSatisfy { $0 == 0 || union.insert($0) } }
         }
-        if transparent || frames.count > 1 {
-            guard set.insert(0) || !transparent else { return nil }
+        if merged && (union.count < GIFColorSet.capacity || !transparent) {
+            _ = union.insert(0)
+            return union
         }
-        return set
+        union = GIFColorSet()
+        for set in frameSets {
+            var trial = union
+            if set.colors.allSatisfy({ $0 == 0 || trial.insert($0) }) && trial.count < GIFColorSet.capacity {
+                union = trial
+            }
+        }
+        guard union.count > 0 else { return nil }
+        _ = union.insert(0)
+        return union
     }
 }

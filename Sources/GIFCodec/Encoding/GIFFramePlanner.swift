@@ -12,6 +12,8 @@ struct GIFPlannedFrame {
     /// Delay Time, centiseconds.
     var delay: Int
     var disposal = Disposal.none
+    /// Whether the frame names a transparent index even if none of its pixels uses it.
+    var namesTransparent = false
 }
 
 /// Decides, frame by frame, what each image of an animation draws (GIF89a §20, §23):
@@ -32,42 +34,37 @@ struct GIFFramePlanner {
     let width: Int
     let height: Int
     let dither: Bool
-    /// Whether every frame's colours fit one table: frames are then drawn exactly.
-    let allExact: Bool
     private var previousInput: [UInt32]?
     private var pending: GIFPlannedFrame?
 
-    init(width: Int, height: Int, dither: Bool, allExact: Bool) {
+    init(width: Int, height: Int, dither: Bool) {
         self.width = width
         self.height = height
         self.dither = dither
-        self.allExact = allExact
     }
 
     /// Plans the next frame; returns the previous one, now final, to be written.
     mutating func plan(_ input: [UInt32], delay: Int) -> GIFPlannedFrame? {
-        var exact = allExact
-        if !exact {
-            var set = GIFColorSet()
-            exact = input.withUnsafeBufferPointer { set.insert(contentsOf: $0) }
-        }
+        var set = GIFColorSet()
+        let fewColors = input.withUnsafeBufferPointer { set.insert(contentsOf: $0) }
         let previousTarget = pending?.target ?? [UInt32](repeating: 0, count: input.count)
         let toClear = Self.bounds(count: input.count, width: width) { input[$0] == 0 && previousTarget[$0] != 0 }
 
-        var best: (canvas: [UInt32], drawn: [UInt8], bounds: FrameRect?, cost: Int, widened: FrameRect?)?
+        var best: Option?
         if toClear == nil {
-            let (drawn, bounds, count) = drawnPixels(input, canvas: previousTarget, previousTarget: previousTarget, exact: exact)
-            best = (previousTarget, drawn, bounds, Self.cost(count, bounds), nil)
+            best = option(input, canvas: previousTarget, previousTarget: previousTarget, fewColors: fewColors, extra: 0)
         }
         if let last = pending {
             let widened = toClear.map { Self.union(last.rect, $0) } ?? last.rect
             var canvas = previousTarget
             Self.clear(widened, in: &canvas, width: width)
-            let (drawn, bounds, count) = drawnPixels(input, canvas: canvas, previousTarget: previousTarget, exact: exact)
-            let cost = Self.cost(count, bounds) + (widened.width * widened.height - last.rect.width * last.rect.height) / 8
-            if best.map({ cost < $0.cost }) ?? true { best = (canvas, drawn, bounds, cost, widened) }
+            let extra = widened.width * widened.height - last.rect.width * last.rect.height
+            var cleared = option(input, canvas: canvas, previousTarget: previousTarget, fewColors: fewColors, extra: extra)
+            cleared.widened = widened
+            if best.map({ cleared.cost < $0.cost }) ?? true { best = cleared }
         }
         guard let chosen = best else { return nil }
+        let exact = chosen.exact
         var finished = pending
         if let widened = chosen.widened {
             finished?.disposal = .background
@@ -85,6 +82,9 @@ struct GIFFramePlanner {
                                  dither: dither, into: &target)
         }
         pending = GIFPlannedFrame(target: target, drawn: chosen.drawn, rect: rect, delay: delay)
+        // Where no image has been drawn, browsers show transparency; Pillow shows the first
+        // image's transparent index if it has one, else the background colour.
+        pending?.namesTransparent = previousInput == nil && !rect.covers(width: width, height: height)
         previousInput = input
         return finished
     }
@@ -93,6 +93,38 @@ struct GIFFramePlanner {
     mutating func finish() -> GIFPlannedFrame? {
         defer { pending = nil }
         return pending
+    }
+
+    /// One way to draw a frame: over `canvas`, the pixels in `drawn`, exactly or quantized;
+    /// `widened` is the previous frame's rectangle when it is to be cleared first.
+    private struct Option {
+        var canvas: [UInt32]
+        var drawn: [UInt8]
+        var bounds: FrameRect?
+        var exact: Bool
+        var cost: Int
+        var widened: FrameRect?
+    }
+
+    /// Draws the frame over `canvas`: exactly when the frame has at most 256 colours or the
+    /// pixels to draw at most 255, else quantized. `extra`: pixels the previous frame's
+    /// rectangle grows by.
+    private func option(_ input: [UInt32], canvas: [UInt32], previousTarget: [UInt32], fewColors: Bool,
+                        extra: Int) -> Option {
+        var (drawn, bounds, count) = drawnPixels(input, canvas: canvas, previousTarget: previousTarget, exact: true)
+        var exact = fewColors
+        if !exact {
+            var set = GIFColorSet()
+            exact = input.withUnsafeBufferPointer { p in
+                drawn.indices.allSatisfy { drawn[$0] == 0 || set.insert(p[$0]) } && set.count < GIFColorSet.capacity
+            }
+        }
+        if !exact {
+            (drawn, bounds, count) = drawnPixels(input, canvas: canvas, previousTarget: previousTarget, exact: false)
+        }
+        let area: Int = bounds.map { $0.width * $0.height } ?? 1
+        let cost = count + (area - count + extra) / 8
+        return Option(canvas: canvas, drawn: drawn, bounds: bounds, exact: exact, cost: cost)
     }
 
     /// The pixels the frame must draw over `canvas`: opaque pixels whose colour the canvas does
@@ -137,10 +169,6 @@ struct GIFFramePlanner {
         }
         guard maxX >= 0 else { return nil }
         return FrameRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
-    }
-
-    private static func cost(_ drawn: Int, _ bounds: FrameRect?) -> Int {
-        drawn + ((bounds.map { $0.width * $0.height } ?? 1) - drawn) / 8
     }
 
     private static func union(_ a: FrameRect, _ b: FrameRect) -> FrameRect {

@@ -10,6 +10,10 @@
 ///   (no deferred clear: every decoder handles a clear, not every one a full table).
 /// - The string table is an open-addressed hash of (prefix code, byte) pairs, 8192 slots for at
 ///   most 4096 entries, so probes stay short; it is wiped on each clear.
+/// - A pixel may have two acceptable indices (a pixel of an animation frame that the canvas
+///   already shows can be the transparent index or its own colour): the string grows with
+///   whichever of the two the table has, the first one tried first, and a new string starts
+///   with the one that repeats the pixel before it (greedy, one pixel at a time).
 struct LZWEncoder {
     /// Hash slots: twice the most entries, a power of two.
     static let slotCount = 8192
@@ -24,20 +28,24 @@ struct LZWEncoder {
     }
 
     /// Appends the image data for `indices` (each below 2^`minimumCodeSize`, which is 2…8) to
-    /// `output`.
-    static func encode(_ indices: UnsafeBufferPointer<UInt8>, minimumCodeSize: Int, into output: inout [UInt8]) {
+    /// `output`; where `alternates` (as long as `indices`) differs from `indices`, either value
+    /// may be written for that pixel.
+    static func encode(_ indices: UnsafeBufferPointer<UInt8>, alternates: UnsafeBufferPointer<UInt8>? = nil,
+                       minimumCodeSize: Int, into output: inout [UInt8]) {
         output.append(UInt8(truncatingIfNeeded: minimumCodeSize))
         var writer = SubBlockWriter()
         var slots = [UInt32](repeating: 0, count: slotCount)
         slots.withUnsafeMutableBufferPointer { table in
-            compress(indices, minimumCodeSize: minimumCodeSize, table: table, writer: &writer, output: &output)
+            compress(indices, alternates ?? indices, minimumCodeSize: minimumCodeSize, table: table,
+                     writer: &writer, output: &output)
         }
         writer.finish(into: &output)
     }
 
     /// The compressor's hot loop (state in locals). A slot holds `key << 12 | code`, with
     /// `key = prefix << 8 | byte`; 0 is empty (no entry has code 0).
-    private static func compress(_ indices: UnsafeBufferPointer<UInt8>, minimumCodeSize: Int,
+    private static func compress(_ indices: UnsafeBufferPointer<UInt8>, _ alternates: UnsafeBufferPointer<UInt8>,
+                                 minimumCodeSize: Int,
                                  table: UnsafeMutableBufferPointer<UInt32>,
                                  writer: inout SubBlockWriter, output: inout [UInt8]) {
         let clear = 1 << minimumCodeSize
@@ -62,30 +70,41 @@ struct LZWEncoder {
         }
 
         emit(clear)
-        let count = indices.count
+        let count = min(indices.count, alternates.count)
         guard count > 0 else {
             emit(clear + 1)
             return
         }
-        var prefix = Int(indices[0])
-        var i = 1
-        while i < count {
-            let byte = Int(indices[i])
-            i &+= 1
-            let key = prefix << 8 | byte
+        /// The code of `key`, or -1 and the empty slot where it would go.
+        func find(_ key: Int) -> (code: Int, slot: Int) {
             var slot = Int(truncatingIfNeeded: (UInt32(truncatingIfNeeded: key) &* 0x9E37_79B1) >> 19)
-            var found = -1
             while true {
                 let entry = table[slot]
-                if entry == 0 { break }
-                if Int(entry >> 12) == key {
-                    found = Int(entry & 0xFFF)
-                    break
-                }
+                if entry == 0 { return (-1, slot) }
+                if Int(entry >> 12) == key { return (Int(entry & 0xFFF), slot) }
                 slot = (slot &+ 1) & mask
             }
-            if found >= 0 {
-                prefix = found
+        }
+        var last = Int(indices[0])
+        var prefix = last
+        var i = 1
+        while i < count {
+            var byte = Int(indices[i])
+            let other = Int(alternates[i])
+            i &+= 1
+            var key = prefix << 8 | byte
+            var (code, slot) = find(key)
+            if code < 0 && other != byte {
+                let second = find(prefix << 8 | other)
+                if second.code >= 0 || last == other {
+                    (code, slot) = second
+                    byte = other
+                    key = prefix << 8 | other
+                }
+            }
+            last = byte
+            if code >= 0 {
+                prefix = code
                 continue
             }
             emit(prefix)
