@@ -4,8 +4,9 @@ import CodecCore
 /// quantized otherwise (SPEC-NOTES.md, "GIF encoding").
 ///
 /// Frames are held (alpha thresholded, 4 bytes a pixel) until ``finish(to:)``: whether one
-/// Global Color Table can serve every frame is known only once all have arrived. The file is
-/// then written to the sink frame by frame.
+/// Global Color Table can serve every frame is known only once all have been planned (each
+/// planned frame is kept cropped to what it draws). The file is then written to the sink
+/// frame by frame.
 public struct GIFEncoder: ImageEncoding {
     /// Alpha below this is the transparent index; at or above it the pixel is opaque.
     public static let alphaThreshold: UInt8 = 128
@@ -53,32 +54,30 @@ public struct GIFEncoder: ImageEncoding {
         guard !frames.isEmpty else { throw .invalidRequest("a GIF needs at least one frame") }
         finished = true
         let animated = frames.count > 1
-        let global = animated ? Self.globalTable(frames.map(\.pixels)) : nil
         var planner = GIFFramePlanner(width: canvas.width, height: canvas.height, dither: options.dithering)
+        var planned: [GIFPlannedFrame] = []
+        for i in frames.indices {
+            let (pixels, delay) = frames[i]
+            frames[i].pixels = []
+            if let ready = planner.plan(pixels, delay: delay) { planned.append(ready.cropped(canvasWidth: canvas.width)) }
+        }
+        if let last = planner.finish() { planned.append(last.cropped(canvasWidth: canvas.width)) }
+        frames = []
+        let global = animated ? Self.globalTable(planned) : nil
         var out: [UInt8] = []
-        var written = 0
-        func emit(_ frame: GIFPlannedFrame) throws(EncodingError) {
-            let (table, isGlobal) = GIFFrameWriter.table(for: frame, width: canvas.width, global: global)
-            if written == 0 {
+        for (i, frame) in planned.enumerated() {
+            let (table, isGlobal) = GIFFrameWriter.table(for: frame, global: global)
+            if i == 0 {
                 GIFBlockWriter.header(width: canvas.width, height: canvas.height,
                                       globalTable: animated ? global?.colors : table.colors, into: &out)
                 if animated && canvas.loopCount != 1 { GIFBlockWriter.loop(canvas.loopCount, into: &out) }
             }
-            GIFFrameWriter.write(frame, width: canvas.width, table: table, localTable: animated && !isGlobal,
-                                 animated: animated, into: &out)
-            written += 1
+            GIFFrameWriter.write(frame, table: table, localTable: animated && !isGlobal, animated: animated, into: &out)
             try sink.write(out)
             out.removeAll(keepingCapacity: true)
         }
-        for i in frames.indices {
-            let (pixels, delay) = frames[i]
-            frames[i].pixels = []
-            if let ready = planner.plan(pixels, delay: delay) { try emit(ready) }
-        }
-        if let last = planner.finish() { try emit(last) }
         GIFBlockWriter.trailer(into: &out)
         try sink.write(out)
-        frames = []
     }
 
     /// A duration in centiseconds, rounded to the nearest (halves up) and capped at 65535.
@@ -108,37 +107,28 @@ public struct GIFEncoder: ImageEncoding {
         }
     }
 
-    /// The Global Color Table of an animation: every frame's colours when they fit 256
-    /// entries together (with the transparent entry if there is room or a frame needs it);
-    /// otherwise the colours of the frames, in order, that fit 255 entries together, plus the
-    /// transparent entry (frames whose colours it lacks get local tables); nil when no frame's
-    /// colours fit.
-    static func globalTable(_ frames: [[UInt32]]) -> GIFColorSet? {
-        var union = GIFColorSet()
-        var transparent = false
-        var merged = true
-        var frameSets: [GIFColorSet] = []
-        for pixels in frames {
+    /// The Global Color Table of an animation: every colour the frames draw, when they fit
+    /// (with the transparent entry when there is room or a frame needs it); otherwise the
+    /// colours of the frames, in order, whose drawn colours fit 255 entries together, plus the
+    /// transparent entry (the other frames get local tables); nil when no frame's colours fit.
+    static func globalTable(_ frames: [GIFPlannedFrame]) -> GIFColorSet? {
+        var all = GIFColorSet()
+        var allFit = true
+        var sets: [GIFColorSet] = []
+        for frame in frames {
             var set = GIFColorSet()
-            let fits = pixels.withUnsafeBufferPointer { set.insert(contentsOf: $0) }
-            transparent = transparent || set.index(of: 0) != nil
-            guard fits else {
-                merged = false
+            guard frame.drawnColors(into: &set) else {
+                allFit = false
                 continue
             }
-            frameSets.append(set)
-            if merged { merged = set.colors.allSatisfy { $0 == 0 || union.insert($0) } }
+            sets.append(set)
+            if allFit { allFit = set.colors.allSatisfy { all.insert($0) } }
         }
-        if merged && (union.count < GIFColorSet.capacity || !transparent) {
-            _ = union.insert(0)
-            return union
-        }
-        union = GIFColorSet()
-        for set in frameSets {
+        if allFit && (all.insert(0) || !frames.contains(where: \.needsTransparent)) { return all }
+        var union = GIFColorSet()
+        for set in sets {
             var trial = union
-            if set.colors.allSatisfy({ $0 == 0 || trial.insert($0) }) && trial.count < GIFColorSet.capacity {
-                union = trial
-            }
+            if set.colors.allSatisfy({ trial.insert($0) }) && trial.count < GIFColorSet.capacity { union = trial }
         }
         guard union.count > 0 else { return nil }
         _ = union.insert(0)

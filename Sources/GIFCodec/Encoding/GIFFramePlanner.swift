@@ -14,6 +14,36 @@ struct GIFPlannedFrame {
     var disposal = Disposal.none
     /// Whether the frame names a transparent index even if none of its pixels uses it.
     var namesTransparent = false
+
+    /// The frame with `target` and `drawn` cut to its rectangle (rows of `rect.width`).
+    func cropped(canvasWidth: Int) -> GIFPlannedFrame {
+        var frame = self
+        frame.target = []
+        frame.drawn = []
+        frame.target.reserveCapacity(rect.width * rect.height)
+        frame.drawn.reserveCapacity(rect.width * rect.height)
+        for y in rect.y..<(rect.y + rect.height) {
+            let row = y * canvasWidth
+            frame.target += target[(row + rect.x)..<(row + rect.x + rect.width)]
+            frame.drawn += drawn[(row + rect.x)..<(row + rect.x + rect.width)]
+        }
+        return frame
+    }
+
+    /// Whether the (cropped) frame needs the transparent index: a pixel needs no drawing, the
+    /// frame is disposed to background, or it names one (``namesTransparent``).
+    var needsTransparent: Bool {
+        disposal == .background || namesTransparent || drawn.contains(0)
+    }
+
+    /// Adds the colours of the drawn pixels of the (cropped) frame; false when they are more
+    /// than 256.
+    func drawnColors(into set: inout GIFColorSet) -> Bool {
+        for i in drawn.indices where drawn[i] != 0 {
+            guard set.insert(target[i]) else { return false }
+        }
+        return true
+    }
 }
 
 /// Decides, frame by frame, what each image of an animation draws (GIF89a §20, §23):
