@@ -55,6 +55,24 @@ struct GIFEncoderTests {
         #expect(try Self.decode(bytes) == [pixels], "\(width)x\(height) \(colors) colours")
     }
 
+    /// `interlace`: rows in Appendix E order, same pixels.
+    @Test func interlacedFrames() throws {
+        var rng = SplitMix(seed: 21)
+        let palette = Self.randomPalette(40, rng: &rng)
+        let (w, h) = (13, 19)
+        let frames: [[UInt8]] = (0..<3).map { (f: Int) -> [UInt8] in
+            var pixels: [UInt8] = []
+            for i in 0..<(w * h) { pixels += palette[(i * (f + 1) / 5) % 40] + [255] }
+            return pixels
+        }
+        var options = EncodingOptions()
+        options.interlace = true
+        let bytes = try Self.encode(frames, width: w, height: h, options: options)
+        let source = ImageSource(bytes: bytes)
+        #expect(source.properties?.isInterlaced == true)
+        #expect(try Self.decode(bytes) == frames)
+    }
+
     /// Transparency: alpha < 128 becomes the transparent index, whatever the colour under it.
     @Test func alphaThreshold() throws {
         let pixels: [UInt8] = [10, 20, 30, 255, 99, 99, 99, 127, 40, 50, 60, 128, 1, 2, 3, 0]

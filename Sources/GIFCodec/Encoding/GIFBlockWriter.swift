@@ -38,19 +38,20 @@ enum GIFBlockWriter {
         out.append(contentsOf: [UInt8(truncatingIfNeeded: transparentIndex ?? 0), 0])
     }
 
-    /// An Image Descriptor (§20), not interlaced, with its Local Color Table (§21) if given.
-    static func imageDescriptor(_ rect: FrameRect, localTable: [UInt32]?, into out: inout [UInt8]) {
+    /// An Image Descriptor (§20) with its Interlace Flag and Local Color Table (§21) if given.
+    static func imageDescriptor(_ rect: FrameRect, localTable: [UInt32]?, interlaced: Bool, into out: inout [UInt8]) {
         out.append(0x2C)
         le16(rect.x, &out)
         le16(rect.y, &out)
         le16(rect.width, &out)
         le16(rect.height, &out)
+        let interlace: UInt8 = interlaced ? 0x40 : 0
         if let localTable {
             let bits = tableBits(localTable.count)
-            out.append(0x80 | UInt8(truncatingIfNeeded: bits - 1))
+            out.append(0x80 | interlace | UInt8(truncatingIfNeeded: bits - 1))
             colorTable(localTable, bits: bits, into: &out)
         } else {
-            out.append(0)
+            out.append(interlace)
         }
     }
 

@@ -72,7 +72,8 @@ public struct GIFEncoder: ImageEncoding {
                                       globalTable: animated ? global?.colors : table.colors, into: &out)
                 if animated && canvas.loopCount != 1 { GIFBlockWriter.loop(canvas.loopCount, into: &out) }
             }
-            GIFFrameWriter.write(frame, table: table, localTable: animated && !isGlobal, animated: animated, into: &out)
+            GIFFrameWriter.write(frame, table: table, localTable: animated && !isGlobal, animated: animated,
+                                 interlaced: options.interlace, into: &out)
             try sink.write(out)
             out.removeAll(keepingCapacity: true)
         }

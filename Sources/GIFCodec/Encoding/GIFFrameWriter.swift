@@ -31,9 +31,10 @@ enum GIFFrameWriter {
     }
 
     /// Appends the frame's blocks; `localTable` says whether `table` is written as its Local
-    /// Color Table. The GCE is written when `animated` or when the transparent index is used.
+    /// Color Table; `interlaced`: rows in the four-pass order of Appendix E. The GCE is written when it says something: a transparent index, or in an
+    /// animation a delay or a disposal (none of these is the same as no GCE).
     static func write(_ frame: GIFPlannedFrame, table: GIFColorSet, localTable: Bool, animated: Bool,
-                      into out: inout [UInt8]) {
+                      interlaced: Bool, into out: inout [UInt8]) {
         var table = table
         let transparent = table.index(of: 0)
         let count = frame.target.count
@@ -56,11 +57,16 @@ enum GIFFrameWriter {
             alternates[i] = UInt8(truncatingIfNeeded: alternate)
             largest = max(largest, index, alternate)
         }
-        if animated || usesTransparent {
+        if usesTransparent || animated && (frame.delay != 0 || frame.disposal != .none) {
             GIFBlockWriter.graphicControl(disposal: frame.disposal, delay: frame.delay,
                                           transparentIndex: usesTransparent ? transparent : nil, into: &out)
         }
-        GIFBlockWriter.imageDescriptor(frame.rect, localTable: localTable ? table.colors : nil, into: &out)
+        GIFBlockWriter.imageDescriptor(frame.rect, localTable: localTable ? table.colors : nil, interlaced: interlaced,
+                                       into: &out)
+        if interlaced {
+            indices = GIFInterlace.interlaced(indices, width: frame.rect.width)
+            alternates = GIFInterlace.interlaced(alternates, width: frame.rect.width)
+        }
         let codeSize = LZWEncoder.minimumCodeSize(colorCount: largest + 1)
         indices.withUnsafeBufferPointer { i in
             alternates.withUnsafeBufferPointer { a in
