@@ -1,77 +1,62 @@
-/// The palette entry nearest to a colour in squared RGB distance.
+/// The palette entry nearest to a colour in squared RGB distance, found exactly.
 ///
-/// The entries are sorted by green; a search starts at the query's green and walks outwards
-/// in both directions until the green difference alone exceeds the best distance found
-/// (exact, and typically a few dozen entries for 256). Repeated colours hit a direct-mapped
-/// cache of 2^16 entries.
+/// The RGB cube is split into 16×16×16 cells. The first query in a cell lists the entries that
+/// can be nearest to some point of it (Heckbert's "locally sorted search", 1982): an entry whose
+/// closest possible distance to the cell exceeds the smallest farthest distance of any entry
+/// never wins there. Later queries in the cell compare only those, typically a handful.
 struct GIFNearestColor {
-    private var red: [Int32] = []
-    private var green: [Int32] = []
-    private var blue: [Int32] = []
-    private var entry: [UInt8] = []
-    /// The first sorted position whose green is at least g, for g in 0…256.
-    private var start = [Int](repeating: 0, count: 257)
-    private var cacheKeys = [UInt32](repeating: .max, count: 1 << 16)
-    private var cacheValues = [UInt8](repeating: 0, count: 1 << 16)
+    private let red: [Int32]
+    private let green: [Int32]
+    private let blue: [Int32]
+    /// Per cell: where its list starts in `candidates`, or -1 before its first query.
+    private var start = [Int32](repeating: -1, count: 4096)
+    private var length = [UInt16](repeating: 0, count: 4096)
+    private var candidates: [UInt8] = []
 
-    /// `palette`: packed opaque colours (R in the low byte), at most 256.
+    /// `palette`: packed opaque colours (R in the low byte), 1…256 of them.
     init(palette: [UInt32]) {
-        let order = palette.indices.sorted { (palette[$0] >> 8) & 0xFF < (palette[$1] >> 8) & 0xFF }
-        for i in order {
-            let c = palette[i]
-            red.append(Int32(c & 0xFF))
-            green.append(Int32((c >> 8) & 0xFF))
-            blue.append(Int32((c >> 16) & 0xFF))
-            entry.append(UInt8(truncatingIfNeeded: i))
-        }
-        var p = 0
-        for g in 0...256 {
-            while p < green.count && green[p] < g { p += 1 }
-            start[g] = p
-        }
+        red = palette.map { Int32($0 & 0xFF) }
+        green = palette.map { Int32(($0 >> 8) & 0xFF) }
+        blue = palette.map { Int32(($0 >> 16) & 0xFF) }
     }
 
-    /// The index (into the palette given at init) nearest to (r, g, b), each 0…255.
+    /// The index of the entry nearest to (r, g, b), each 0…255 (the first of equals); 0 for an
+    /// empty palette.
     mutating func nearest(_ r: Int32, _ g: Int32, _ b: Int32) -> Int {
-        let key = UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16
-        let slot = Int((key &* 0x9E37_79B1) >> 16)
-        if cacheKeys[slot] == key { return Int(cacheValues[slot]) }
-        let found = search(r, g, b)
-        cacheKeys[slot] = key
-        cacheValues[slot] = UInt8(truncatingIfNeeded: found)
-        return found
-    }
-
-    private func search(_ r: Int32, _ g: Int32, _ b: Int32) -> Int {
-        let n = green.count
-        guard n > 0 else { return 0 }
+        let cell = Int(r >> 4) << 8 | Int(g >> 4) << 4 | Int(b >> 4)
+        if start[cell] < 0 { list(cell) }
         var best = Int32.max, bestIndex = 0
-        let s = start[Int(g)]
-        var up = s, down = s - 1
-        while up < n || down >= 0 {
-            if up < n {
-                let dg = green[up] - g
-                if dg * dg >= best {
-                    up = n
-                } else {
-                    let dr = red[up] - r, db = blue[up] - b
-                    let d = dr * dr + dg * dg + db * db
-                    if d < best { best = d; bestIndex = up }
-                    up += 1
-                }
-            }
-            if down >= 0 {
-                let dg = g - green[down]
-                if dg * dg >= best {
-                    down = -1
-                } else {
-                    let dr = red[down] - r, db = blue[down] - b
-                    let d = dr * dr + dg * dg + db * db
-                    if d < best { best = d; bestIndex = down }
-                    down -= 1
-                }
+        let from = Int(start[cell]), to = from + Int(length[cell])
+        for k in from..<to {
+            let i = Int(candidates[k])
+            let dr = red[i] &- r, dg = green[i] &- g, db = blue[i] &- b
+            let d = dr &* dr &+ dg &* dg &+ db &* db
+            if d < best {
+                best = d
+                bestIndex = i
             }
         }
-        return Int(entry[bestIndex])
+        return bestIndex
+    }
+
+    /// Lists, in palette order, the entries that can be nearest somewhere in `cell`.
+    private mutating func list(_ cell: Int) {
+        let low = [Int32(cell >> 8) * 16, Int32((cell >> 4) & 15) * 16, Int32(cell & 15) * 16]
+        func span(_ v: Int32, _ lo: Int32) -> (near: Int32, far: Int32) {
+            let hi = lo + 15
+            let near = v < lo ? lo - v : v > hi ? v - hi : 0
+            let far = max(abs(v - lo), abs(v - hi))
+            return (near * near, far * far)
+        }
+        var nearest = [Int32](repeating: 0, count: red.count)
+        var bound = Int32.max
+        for i in red.indices {
+            let r = span(red[i], low[0]), g = span(green[i], low[1]), b = span(blue[i], low[2])
+            nearest[i] = r.near + g.near + b.near
+            bound = min(bound, r.far + g.far + b.far)
+        }
+        start[cell] = Int32(candidates.count)
+        for i in red.indices where nearest[i] <= bound { candidates.append(UInt8(truncatingIfNeeded: i)) }
+        length[cell] = UInt16(candidates.count - Int(start[cell]))
     }
 }
