@@ -113,6 +113,19 @@ struct GIFEncoderTests {
         #expect(try Self.decode(bytes) == frames)
     }
 
+    /// 256 colours in all and a frame that needs a transparent index: the global table stays
+    /// 256 entries and the frame takes an entry it does not draw as its transparent index.
+    @Test func fullGlobalTableLendsTransparentIndex() throws {
+        let (w, h) = (16, 16)
+        let first: [UInt8] = (0..<(w * h)).flatMap { i -> [UInt8] in [UInt8(i), UInt8(255 - i), UInt8(i / 3), 255] }
+        var second = first
+        for i in [3, 4, 5, 40] { second.replaceSubrange((i * 4)..<(i * 4 + 4), with: first[(i * 4 + 4)..<(i * 4 + 8)]) }
+        second.replaceSubrange(200..<204, with: [0, 0, 0, 0])
+        let bytes = try Self.encode([first, second, first], width: w, height: h)
+        #expect(try Self.decode(bytes) == [first, second, first])
+        #expect(bytes.count < 13 + 768 * 2, "one 256-entry table, no local one: \(bytes.count) bytes")
+    }
+
     /// Pixels that turn transparent need the previous frame cleared ("restore to background").
     @Test func pixelsTurningTransparent() throws {
         let (w, h) = (8, 8)

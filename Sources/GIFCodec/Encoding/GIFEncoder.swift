@@ -66,13 +66,13 @@ public struct GIFEncoder: ImageEncoding {
         let global = animated ? Self.globalTable(planned) : nil
         var out: [UInt8] = []
         for (i, frame) in planned.enumerated() {
-            let (table, isGlobal) = GIFFrameWriter.table(for: frame, global: global)
+            let table = GIFFrameWriter.table(for: frame, global: global)
             if i == 0 {
                 GIFBlockWriter.header(width: canvas.width, height: canvas.height,
-                                      globalTable: animated ? global?.colors : table.colors, into: &out)
+                                      globalTable: animated ? global?.colors : table.colors.colors, into: &out)
                 if animated && canvas.loopCount != 1 { GIFBlockWriter.loop(canvas.loopCount, into: &out) }
             }
-            GIFFrameWriter.write(frame, table: table, localTable: animated && !isGlobal, animated: animated,
+            GIFFrameWriter.write(frame, table: table, localTable: animated && !table.isGlobal, animated: animated,
                                  interlaced: options.interlace, into: &out)
             try sink.write(out)
             out.removeAll(keepingCapacity: true)
@@ -109,7 +109,7 @@ public struct GIFEncoder: ImageEncoding {
     }
 
     /// The Global Color Table of an animation: every colour the frames draw, when they fit
-    /// (with the transparent entry when there is room or a frame needs it); otherwise the
+    /// (with the transparent entry when there is room); otherwise the
     /// colours of the frames, in order, whose drawn colours fit 255 entries together, plus the
     /// transparent entry (the other frames get local tables); nil when no frame's colours fit.
     static func globalTable(_ frames: [GIFPlannedFrame]) -> GIFColorSet? {
@@ -125,7 +125,11 @@ public struct GIFEncoder: ImageEncoding {
             sets.append(set)
             if allFit { allFit = set.colors.allSatisfy { all.insert($0) } }
         }
-        if allFit && (all.insert(0) || !frames.contains(where: \.needsTransparent)) { return all }
+        // Full (256 colours): frames that need a transparent index take one they do not draw.
+        if allFit {
+            _ = all.insert(0)
+            return all
+        }
         var union = GIFColorSet()
         for set in sets {
             var trial = union
