@@ -186,6 +186,10 @@ struct GIFEncoderTests {
         try encoder.begin(EncodingCanvas(width: 3, height: 2, frameCount: 1), to: &sink)
         #expect(throws: EncodingError.self) { try encoder.add(frame, to: &sink) }
         #expect(throws: EncodingError.self) { try encoder.finish(to: &sink) }
+        var one = GIFEncoder(options: .init())
+        try one.begin(EncodingCanvas(width: 2, height: 2, frameCount: 1), to: &sink)
+        try one.add(frame, to: &sink)
+        #expect(throws: EncodingError.self) { try one.add(frame, to: &sink) }
         #expect(throws: EncodingError.self) {
             var e = GIFEncoder(options: .init())
             try e.begin(EncodingCanvas(width: 1, height: 1, frameCount: 1, loopCount: 70000), to: &sink)

@@ -44,6 +44,7 @@ public struct GIFEncoder: ImageEncoding {
         guard frame.width == canvas.width, frame.height == canvas.height else {
             throw .invalidRequest("every GIF frame must have the canvas size")
         }
+        guard frames.count < canvas.frameCount else { throw .invalidRequest("more frames than the canvas announced") }
         let delay = try Self.centiseconds(frame.duration)
         frames.append((Self.packed(frame), delay))
     }

@@ -31,7 +31,8 @@ enum GIFPaletteMapper {
             mask.withUnsafeBufferPointer { m in
                 target.withUnsafeMutableBufferPointer { dst in
                     errors.withUnsafeMutableBufferPointer { e in
-                        var current = e.baseAddress!, next = current + (w + 2) * 3
+                        guard let rows = e.baseAddress else { return }
+                        var current = rows, next = rows + (w + 2) * 3
                         for row in 0..<rect.height {
                             let base = (rect.y + row) * width + rect.x
                             let leftToRight = row & 1 == 0
