@@ -107,7 +107,10 @@ struct GIFFramePlanner {
         } else if let bounds = chosen.bounds {
             var histogram = GIFColorHistogram()
             input.withUnsafeBufferPointer { p in chosen.drawn.withUnsafeBufferPointer { histogram.add(p, mask: $0) } }
-            let palette = GIFPaletteBuilder.palette(histogram, maxColors: 255)
+            // 256 colours only for a first frame without transparency: it draws every pixel,
+            // so it never needs the transparent entry; others keep one.
+            let opaqueFirst = previousInput == nil && !input.contains(0)
+            let palette = GIFPaletteBuilder.palette(histogram, maxColors: opaqueFirst ? 256 : 255)
             GIFPaletteMapper.map(input, mask: chosen.drawn, rect: bounds, width: width, palette: palette,
                                  dither: dither, into: &target)
         }
