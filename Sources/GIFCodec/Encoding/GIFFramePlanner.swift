@@ -78,7 +78,8 @@ struct GIFFramePlanner {
         var set = GIFColorSet()
         let fewColors = input.withUnsafeBufferPointer { set.insert(contentsOf: $0) }
         let previousTarget = pending?.target ?? [UInt32](repeating: 0, count: input.count)
-        let toClear = Self.bounds(count: input.count, width: width) { input[$0] == 0 && previousTarget[$0] != 0 }
+        let turning = input.indices.map { input[$0] == 0 && previousTarget[$0] != 0 ? UInt8(1) : 0 }
+        let toClear = Self.bounds(of: turning, width: width)
 
         var best: Option?
         if toClear == nil {
@@ -164,40 +165,53 @@ struct GIFFramePlanner {
     /// not show, or, when quantizing, whose input changed or whose earlier colour was cleared.
     private func drawnPixels(_ input: [UInt32], canvas: [UInt32], previousTarget: [UInt32], exact: Bool)
         -> (drawn: [UInt8], bounds: FrameRect?, count: Int) {
-        var drawn = [UInt8](repeating: 0, count: input.count)
+        let n = min(input.count, canvas.count, previousTarget.count)
+        let previous = exact ? nil : previousInput.flatMap { $0.count >= n ? $0 : nil }
         var count = 0
-        let previousInput = exact ? nil : previousInput
-        let bounds = Self.bounds(count: input.count, width: width) { i in
-            let c = input[i]
-            guard c != 0 else { return false }
-            let draw: Bool
-            if let previousInput {
-                draw = c != previousInput[i] || canvas[i] != previousTarget[i]
-            } else {
-                draw = exact ? canvas[i] != c : true
+        let drawn = [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
+            input.withUnsafeBufferPointer { source in
+                canvas.withUnsafeBufferPointer { shown in
+                    previousTarget.withUnsafeBufferPointer { before in
+                        if let previous {
+                            previous.withUnsafeBufferPointer { was in
+                                for i in 0..<n {
+                                    let c = source[i]
+                                    let draw = c != 0 && (c != was[i] || shown[i] != before[i])
+                                    out[i] = draw ? 1 : 0
+                                    count &+= draw ? 1 : 0
+                                }
+                            }
+                        } else {
+                            for i in 0..<n {
+                                let c = source[i]
+                                let draw = c != 0 && (!exact || shown[i] != c)
+                                out[i] = draw ? 1 : 0
+                                count &+= draw ? 1 : 0
+                            }
+                        }
+                    }
+                }
             }
-            if draw {
-                drawn[i] = 1
-                count += 1
-            }
-            return draw
+            initialized = n
         }
-        return (drawn, bounds, count)
+        return (drawn, Self.bounds(of: drawn, width: width), count)
     }
 
-    /// The bounding box of the pixels (indices into a `width`-wide canvas) where `test` holds.
-    private static func bounds(count: Int, width: Int, _ test: (Int) -> Bool) -> FrameRect? {
+    /// The bounding box of the nonzero bytes of `mask` (a `width`-wide canvas).
+    private static func bounds(of mask: [UInt8], width: Int) -> FrameRect? {
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
-        var i = 0
-        for y in 0..<(count / width) {
-            for x in 0..<width {
-                if test(i) {
-                    minX = min(minX, x)
-                    maxX = max(maxX, x)
-                    if minY == .max { minY = y }
-                    maxY = y
-                }
-                i += 1
+        mask.withUnsafeBufferPointer { m in
+            for y in 0..<(m.count / width) {
+                let row = y &* width
+                var x = 0
+                while x < width && m[row &+ x] == 0 { x &+= 1 }
+                guard x < width else { continue }
+                var last = width &- 1
+                while m[row &+ last] == 0 { last &-= 1 }
+                minX = min(minX, x)
+                maxX = max(maxX, last)
+                if minY == .max { minY = y }
+                maxY = y
             }
         }
         guard maxX >= 0 else { return nil }
