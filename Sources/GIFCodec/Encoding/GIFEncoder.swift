@@ -113,6 +113,7 @@ public struct GIFEncoder: ImageEncoding {
     /// (with the transparent entry when there is room); otherwise the
     /// colours of the frames, in order, whose drawn colours fit 255 entries together, plus the
     /// transparent entry (the other frames get local tables); nil when no frame's colours fit.
+    /// Ordered by ``ordered(_:by:)``.
     static func globalTable(_ frames: [GIFPlannedFrame]) -> GIFColorSet? {
         var all = GIFColorSet()
         var allFit = true
@@ -129,7 +130,7 @@ public struct GIFEncoder: ImageEncoding {
         // Full (256 colours): frames that need a transparent index take one they do not draw.
         if allFit {
             _ = all.insert(0)
-            return all
+            return ordered(all, by: sets)
         }
         var union = GIFColorSet()
         for set in sets {
@@ -138,6 +139,20 @@ public struct GIFEncoder: ImageEncoding {
         }
         guard union.count > 0 else { return nil }
         _ = union.insert(0)
-        return union
+        return ordered(union, by: sets)
+    }
+
+    /// `table` with the transparent entry first, then the colours drawn by the most frames:
+    /// a frame that draws only common colours uses low indices, so a smaller LZW code size.
+    static func ordered(_ table: GIFColorSet, by frames: [GIFColorSet]) -> GIFColorSet {
+        var uses = [UInt32: Int]()
+        for frame in frames {
+            for c in frame.colors { uses[c, default: 0] += 1 }
+        }
+        let colors = table.colors.enumerated().sorted { a, b in
+            let (ua, ub) = (a.element == 0 ? Int.max : uses[a.element] ?? 0, b.element == 0 ? Int.max : uses[b.element] ?? 0)
+            return ua != ub ? ua > ub : a.offset < b.offset
+        }
+        return GIFColorSet(colors.map(\.element))
     }
 }
