@@ -73,8 +73,17 @@ public struct GIFEncoder: ImageEncoding {
                                       globalTable: animated ? global?.colors : table.colors.colors, into: &out)
                 if animated && canvas.loopCount != 1 { GIFBlockWriter.loop(canvas.loopCount, into: &out) }
             }
+            let start = out.count
             GIFFrameWriter.write(frame, table: table, localTable: animated && !table.isGlobal, animated: animated,
                                  interlaced: options.interlace, into: &out)
+            // A frame of few colours may be smaller with a small local table (short codes) than
+            // with the global one: both are tried.
+            if animated && table.isGlobal && global.map({ $0.count > 16 }) == true {
+                var local: [UInt8] = []
+                GIFFrameWriter.write(frame, table: GIFFrameWriter.localTable(for: frame), localTable: true,
+                                     animated: animated, interlaced: options.interlace, into: &local)
+                if local.count < out.count - start { out.replaceSubrange(start..., with: local) }
+            }
             try sink.write(out)
             out.removeAll(keepingCapacity: true)
         }

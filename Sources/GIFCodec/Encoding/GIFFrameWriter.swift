@@ -36,7 +36,13 @@ enum GIFFrameWriter {
             let covered = frame.drawn.indices.allSatisfy { frame.drawn[$0] != 0 || global.index(of: frame.target[$0]) != nil }
             if !needsTransparent || covered { return Table(colors: global, isGlobal: true, transparent: nil) }
         }
-        if fits && (!needsTransparent || set.insert(0)) {
+        return localTable(for: frame)
+    }
+
+    /// A Local Color Table for `frame`: the colours it draws, plus transparent if it needs it.
+    static func localTable(for frame: GIFPlannedFrame) -> Table {
+        var set = GIFColorSet()
+        if frame.drawnColors(into: &set) && (!frame.needsTransparent || set.insert(0)) {
             return Table(colors: set, isGlobal: false, transparent: set.index(of: 0))
         }
         set = GIFColorSet()
