@@ -65,6 +65,8 @@ struct GIFFramePlanner {
     let height: Int
     let dither: Bool
     private var previousInput: [UInt32]?
+    /// Made for the first quantized frame and reused (it is large and clears only what was used).
+    private var histogram: GIFColorHistogram?
     private var pending: GIFPlannedFrame?
 
     init(width: Int, height: Int, dither: Bool) {
@@ -106,12 +108,15 @@ struct GIFFramePlanner {
         if exact {
             for i in target.indices where chosen.drawn[i] != 0 { target[i] = input[i] }
         } else if let bounds = chosen.bounds {
-            var histogram = GIFColorHistogram()
+            var histogram = self.histogram ?? GIFColorHistogram()
+            self.histogram = nil
+            histogram.removeAll()
             input.withUnsafeBufferPointer { p in chosen.drawn.withUnsafeBufferPointer { histogram.add(p, mask: $0) } }
             // 256 colours only for a first frame without transparency: it draws every pixel,
             // so it never needs the transparent entry; others keep one.
             let opaqueFirst = previousInput == nil && !input.contains(0)
             let palette = GIFPaletteBuilder.palette(histogram, maxColors: opaqueFirst ? 256 : 255)
+            self.histogram = histogram
             GIFPaletteMapper.map(input, mask: chosen.drawn, rect: bounds, width: width, palette: palette,
                                  dither: dither, into: &target)
         }

@@ -25,7 +25,7 @@ struct GIFWuQuantizer {
         momentG = weight
         momentB = weight
         moment2 = weight
-        for k in 0..<GIFColorHistogram.binCount where histogram.count[k] > 0 {
+        for k in histogram.occupied {
             let r = (k >> 13) + 1, g = ((k >> 7) & 31) + 1, b = ((k >> 1) & 31) + 1
             let i = Self.cell(r, g, b)
             weight[i] += Double(histogram.count[k])
