@@ -41,22 +41,24 @@ struct GIFNearestColor {
 
     /// Lists, in palette order, the entries that can be nearest somewhere in `cell`.
     private mutating func list(_ cell: Int) {
-        let low = [Int32(cell >> 8) * 16, Int32((cell >> 4) & 15) * 16, Int32(cell & 15) * 16]
-        func span(_ v: Int32, _ lo: Int32) -> (near: Int32, far: Int32) {
-            let hi = lo + 15
-            let near = v < lo ? lo - v : v > hi ? v - hi : 0
-            let far = max(abs(v - lo), abs(v - hi))
-            return (near * near, far * far)
+        let r0 = Int32(cell >> 8) &* 16, g0 = Int32((cell >> 4) & 15) &* 16, b0 = Int32(cell & 15) &* 16
+        /// Squared distances from `v` to the nearest and the farthest of `lo...lo + 15`.
+        @inline(__always) func span(_ v: Int32, _ lo: Int32) -> (near: Int32, far: Int32) {
+            let below = lo &- v, above = v &- (lo &+ 15)
+            let near = below > 0 ? below : above > 0 ? above : 0
+            let far = max(v &- lo, lo &+ 15 &- v)
+            return (near &* near, far &* far)
         }
-        var nearest = [Int32](repeating: 0, count: red.count)
         var bound = Int32.max
         for i in red.indices {
-            let r = span(red[i], low[0]), g = span(green[i], low[1]), b = span(blue[i], low[2])
-            nearest[i] = r.near + g.near + b.near
-            bound = min(bound, r.far + g.far + b.far)
+            let far = span(red[i], r0).far &+ span(green[i], g0).far &+ span(blue[i], b0).far
+            bound = min(bound, far)
         }
         start[cell] = Int32(candidates.count)
-        for i in red.indices where nearest[i] <= bound { candidates.append(UInt8(truncatingIfNeeded: i)) }
+        for i in red.indices {
+            let near = span(red[i], r0).near &+ span(green[i], g0).near &+ span(blue[i], b0).near
+            if near <= bound { candidates.append(UInt8(truncatingIfNeeded: i)) }
+        }
         length[cell] = UInt16(candidates.count - Int(start[cell]))
     }
 }
