@@ -9,6 +9,9 @@ it, `imagecodecs encode FILE -o OUT.png` (several frames make an APNG), then:
     frames are composited by the APNG 1.0 rules (dispose none/background/previous, blend
     source/over; OVER in floating point, rounded) here; every composited frame must have the
     manifest's canonical hash, and acTL's num_frames the manifest's frame count;
+  * where deviations.tsv says our decoder deliberately differs from the manifest's reference:
+    "apngdis" files (Pillow's OVER arithmetic) are compared with the source composited by the
+    APNG rules here; "static-only", "static-fallback" and "frames-present" files are skipped;
   * 16-bit sources: libspng's RGBA16 of OUT equals libspng's RGBA16 of the source, sample for
     sample (an 8-bit OUT only when every source sample fits in 8 bits: v = 257 * (v >> 8)).
 

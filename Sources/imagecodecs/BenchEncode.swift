@@ -21,6 +21,10 @@ struct BenchEncode: ParsableCommand {
     func run() throws {
         let format = try flags.resolvedFormat(output: nil)
         let options = try flags.encodingOptions()
+        guard CoderRegistry.standard.encoder(for: format) != nil else {
+            printError("unsupported", "no \(format) encoder in this build")
+            throw CLIExit(status: ExitStatus.invalid)
+        }
         let frames = Self.frames(of: try EncodeInput.open(input))
         let pixels = frames.reduce(0) { $0 + $1.width * $1.height }
         var best = Double.infinity

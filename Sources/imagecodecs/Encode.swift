@@ -23,6 +23,10 @@ struct Encode: ParsableCommand {
     func run() throws {
         let format = try flags.resolvedFormat(output: output)
         let options = try flags.encodingOptions()
+        guard CoderRegistry.standard.encoder(for: format) != nil else {
+            printError("unsupported", "no \(format) encoder in this build")
+            throw CLIExit(status: ExitStatus.invalid)
+        }
         let input = try EncodeInput.open(self.input)
         guard var file = FileSink(path: output) else {
             printError("io", "cannot write \(output)")

@@ -17,11 +17,11 @@ final class PNMInput {
     private let fd: Int32
     private let dataOffset: Int
 
-    /// Opens `path`; nil when it does not start with P5, P6 or P7. Throws `message` text for a
-    /// malformed or short file.
+    /// Opens `path`; nil when it cannot be opened or does not start with P5, P6 or P7. Throws
+    /// for a malformed or short file.
     init?(path: String) throws(PNMError) {
         let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw PNMError("cannot read \(path)") }
+        guard fd >= 0 else { return nil }
         self.fd = fd
         var head = [UInt8](repeating: 0, count: 1024)
         let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 1024, 0) }
