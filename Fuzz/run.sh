@@ -6,7 +6,9 @@
 #   Fuzz/run.sh gif-encode 1800   (the GIF encoder, on requests read from the input)
 #   Fuzz/run.sh jpeg 1800
 #   Fuzz/run.sh webp 1800
-# FORMAT: png (FuzzPNG), gif (FuzzGIF), gif-encode (FuzzGIFEncode), jpeg (FuzzJPEG) or webp (FuzzWebP). SECONDS: total fuzzing time (default 1800).
+# FORMAT: png (FuzzPNG), gif (FuzzGIF), gif-encode (FuzzGIFEncode, the GIF encoder), jpeg (FuzzJPEG),
+# webp (FuzzWebP) or encode (FuzzEncode, the PNG/APNG encoders: the input is a recipe of sizes,
+# colours, options and pixels). SECONDS: total fuzzing time (default 1800).
 # Works from any directory. Corpus: Fuzz/corpus-<format>/ (gitignored); crash-*, timeout-*
 # and leak-* files land in Fuzz/ (also gitignored): move reproducers to Fuzz/findings/.
 set -euo pipefail
@@ -52,8 +54,14 @@ case "$format" in
                "$root/Conformance/fixtures/webp-lossy")
     seed_name='*.[wW][eE][bB][pP]'
     ;;
+  encode)
+    # The input is a recipe (sizes, colours, options, pixels), not a file: seeds are any files.
+    product=FuzzEncode
+    seed_dirs=("$root/Conformance/fixtures/png")
+    seed_name='*'
+    ;;
   *)
-    echo "usage: $0 png|gif|gif-encode|jpeg|webp [SECONDS] [libFuzzer flags...]" >&2
+    echo "usage: $0 png|gif|gif-encode|jpeg|webp|encode [SECONDS] [libFuzzer flags...]" >&2
     exit 2
     ;;
 esac

@@ -12,7 +12,7 @@ public final class ImageDestination {
     private let supportsAnimation: Bool
     private let isLossy: Bool
     private var frames: [PendingFrame] = []
-    private var canvasSize: (width: Int, height: Int)?
+    private var frameSize: (width: Int, height: Int)?
     private var sourceLoopCount: Int?
     private var sourceMetadata: ImageMetadata?
     private var finalized = false
@@ -35,6 +35,10 @@ public final class ImageDestination {
         supportsAnimation = probe.supportsAnimation
         isLossy = probe.isLossy
     }
+
+    /// The size of every frame written (after ``EncodingOptions/maxPixelSize``), once a frame
+    /// was added.
+    public var canvasSize: (width: Int, height: Int)? { frameSize }
 
     /// Frames added so far (after ``EncodingOptions/firstFrameOnly``).
     public var frameCount: Int { frames.count }
@@ -80,7 +84,7 @@ public final class ImageDestination {
             let seconds = source.properties(at: index)?.unclampedDuration ?? 0
             frames.append(.source(source, index: index, duration: .milliseconds(Int64((seconds * 1000).rounded()))))
         }
-        if sourceLoopCount == nil { sourceLoopCount = properties.loopCount == 1 ? nil : properties.loopCount }
+        if sourceLoopCount == nil, source.count > 1 { sourceLoopCount = properties.loopCount }
         if sourceMetadata == nil { sourceMetadata = ImageMetadata(properties) }
     }
 
@@ -97,10 +101,10 @@ public final class ImageDestination {
         if shrinks, let maxPixelSize = options.maxPixelSize {
             size = StreamingResampler.fittedSize(width: width, height: height, maxPixelSize: maxPixelSize)
         }
-        if let canvasSize {
-            guard canvasSize == size else { throw .invalidRequest("frames of an animation must have one size") }
+        if let frameSize {
+            guard frameSize == size else { throw .invalidRequest("frames of an animation must have one size") }
         } else {
-            canvasSize = size
+            frameSize = size
         }
         return true
     }
@@ -116,11 +120,11 @@ public final class ImageDestination {
     /// is made in memory first (it may be made more than once), then written.
     public func finalize(to sink: inout some ByteSink) throws(EncodingError) {
         guard !finalized else { throw .invalidRequest("the destination is finalized") }
-        guard let canvasSize, !frames.isEmpty else { throw .invalidRequest("no frames were added") }
+        guard let size = frameSize, !frames.isEmpty else { throw .invalidRequest("no frames were added") }
         finalized = true
         var metadata = options.metadata
         if let sourceMetadata { metadata.fillUnset(from: sourceMetadata) }
-        let canvas = EncodingCanvas(width: canvasSize.width, height: canvasSize.height, frameCount: frames.count,
+        let canvas = EncodingCanvas(width: size.width, height: size.height, frameCount: frames.count,
                                     loopCount: options.loopCount ?? sourceLoopCount ?? 0, metadata: metadata)
         guard let maxFileSize = options.maxFileSize else {
             try encode(canvas, options, to: &sink)

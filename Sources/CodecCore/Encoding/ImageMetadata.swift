@@ -50,3 +50,17 @@ extension ImageMetadata {
         physicalPixelDimensions = physicalPixelDimensions ?? other.physicalPixelDimensions
     }
 }
+
+extension ImageMetadata {
+    /// The EXIF block to write: ``exif`` as given, or, when there is none and the orientation
+    /// is not 1, a minimal big-endian TIFF with one IFD entry, Orientation (TIFF 6.0 tag 274).
+    public var exifToWrite: [UInt8]? {
+        if let exif { return exif }
+        guard (2...8).contains(orientation) else { return nil }
+        return [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8,      // "MM", 42, IFD at offset 8
+                0, 1,                                    // one entry
+                0x01, 0x12, 0, 3, 0, 0, 0, 1,            // tag 274, SHORT, count 1
+                0, UInt8(orientation), 0, 0,             // the value, left-justified
+                0, 0, 0, 0]                              // no next IFD
+    }
+}
