@@ -62,8 +62,7 @@ let package = Package(
                 "CGifShim",
             ]
         ),
-        // Drives our GIF encoder on one file (any decodable image or a PNM) and times it, for
-        // Conformance/scripts/check_gif_encoder.py, until the tool's `encode` command exists.
+        // Times our GIF encoder in process on one file (any decodable image or a PNM).
         .executableTarget(
             name: "GIFEncodeBench",
             dependencies: [.product(name: "ImageCodecs", package: "ImageCodecs"), "BenchSupport"]

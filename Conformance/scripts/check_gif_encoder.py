@@ -11,10 +11,10 @@
    numpy from Pillow's decode of each GIF) and size (target: PSNR >= ImageMagick's at a size
    <= 1.2x its), with and without dithering, and the encode times.
 
-The encoder is a command template with {in} and {out}, by default the GIFEncodeBench
-executable of the Benchmarks package (build it first:
-`swift build -c release --package-path Benchmarks --product GIFEncodeBench`); once the tool has
-its `encode` command: --encoder ".build/release/imagecodecs encode {in} -o {out}".
+The encoder is a command template with {in} and {out} (extra flags such as --no-dither are
+appended), by default the tool: `.build/release/imagecodecs encode {in} -o {out}` (build it
+first: `swift build -c release --product imagecodecs`); the Benchmarks package's GIFEncodeBench
+takes the same arguments and prints the in-process time.
 
 usage: check_gif_encoder.py [--encoder CMD] [--corpus DIR] [--photos N] [--skip-gifs] [--skip-photos]
 Exit status 1 when a round trip fails (a frame or delay differs, or giflib refuses our file).
@@ -34,7 +34,7 @@ from make_gif_manifests import Giflib, pillow_gif  # noqa: E402
 from manifest_common import sha  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_ENCODER = str(ROOT / "Benchmarks/.build/release/GIFEncodeBench") + " {in} -o {out}"
+DEFAULT_ENCODER = str(ROOT / ".build/release/imagecodecs") + " encode {in} -o {out}"
 
 
 def encode(template, src, dst, extra=()):

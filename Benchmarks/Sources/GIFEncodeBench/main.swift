@@ -2,11 +2,11 @@ import BenchSupport
 import Foundation
 import ImageCodecs
 
-// Encodes one file as GIF with ImageCodecs' GIF encoder and times it, until the tool's
-// `encode` command drives the encoder: the input is any file the library decodes (every frame,
-// with its delays and loop count) or a binary PNM/PAM (P5, P6, P7 with TUPLTYPE GRAYSCALE, RGB,
-// RGB_ALPHA). Prints "GIF WxH FRAMES BYTES", then "encode-ms BEST" over the iterations.
-// Conformance/scripts/check_gif_encoder.py runs it.
+// Encodes one file as GIF with ImageCodecs' GIF encoder and times it in process (the tool's
+// `imagecodecs encode` times whole processes): the input is any file the library decodes
+// (every frame, with its delays and loop count) or a binary PNM/PAM (P5, P6, P7 of depth 1-4).
+// Prints "GIF WxH FRAMES BYTES", then "encode-ms BEST" over the iterations.
+// Conformance/scripts/check_gif_encoder.py can run it in place of the tool (--encoder).
 
 let usage = "usage: GIFEncodeBench IN -o OUT [--no-dither] [--iterations N]"
 var rawArguments = Array(CommandLine.arguments.dropFirst())
