@@ -62,7 +62,7 @@ for _ in 0..<iterations {
     do { bytes = try destination.finalize() } catch { fail("\(error)") }
     best = min(best, monotonicNanoseconds() - start)
 }
-FileManager.default.createFile(atPath: output, contents: Data(bytes))
+guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else { fail("cannot write \(output)") }
 let check = ImageSource(bytes: bytes)
 let size = check.properties.map { "\($0.width)x\($0.height)" } ?? "?"
 print("GIF \(size) \(check.count) \(bytes.count)")
