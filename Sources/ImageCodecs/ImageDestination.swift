@@ -93,9 +93,12 @@ public final class ImageDestination {
     private func accepts(width: Int, height: Int, shrinks: Bool) throws(EncodingError) -> Bool {
         guard !finalized else { throw .invalidRequest("the destination is finalized") }
         guard width > 0, height > 0 else { throw .invalidRequest("frame width and height must be positive") }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= options.limits.maxPixels else { throw .limitExceeded("frame above limits.maxPixels") }
         if !frames.isEmpty {
             if options.firstFrameOnly { return false }
             guard supportsAnimation else { throw .invalidRequest("the format holds one frame") }
+            guard frames.count < options.limits.maxFrames else { throw .limitExceeded("more frames than limits.maxFrames") }
         }
         var size = (width: width, height: height)
         if shrinks, let maxPixelSize = options.maxPixelSize {
