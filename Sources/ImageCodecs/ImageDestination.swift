@@ -82,7 +82,8 @@ public final class ImageDestination {
         for index in 0..<count {
             guard try accepts(width: size.width, height: size.height, shrinks: false) else { return }
             let seconds = source.properties(at: index)?.unclampedDuration ?? 0
-            frames.append(.source(source, index: index, duration: .milliseconds(Int64((seconds * 1000).rounded()))))
+            let milliseconds = seconds.isFinite ? min(max(seconds * 1000, 0), 1e12).rounded() : 0
+            frames.append(.source(source, index: index, duration: .milliseconds(Int64(milliseconds))))
         }
         if sourceLoopCount == nil, source.count > 1 { sourceLoopCount = properties.loopCount }
         if sourceMetadata == nil { sourceMetadata = ImageMetadata(properties) }
