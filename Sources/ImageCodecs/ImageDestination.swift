@@ -82,7 +82,8 @@ public final class ImageDestination {
         for index in 0..<count {
             guard try accepts(width: size.width, height: size.height, shrinks: false) else { return }
             let seconds = source.properties(at: index)?.unclampedDuration ?? 0
-            frames.append(.source(source, index: index, duration: .milliseconds(Int64((seconds * 1000).rounded()))))
+            let milliseconds = seconds.isFinite ? min(max(seconds * 1000, 0), 1e12).rounded() : 0
+            frames.append(.source(source, index: index, duration: .milliseconds(Int64(milliseconds))))
         }
         if sourceLoopCount == nil, source.count > 1 { sourceLoopCount = properties.loopCount }
         if sourceMetadata == nil { sourceMetadata = ImageMetadata(properties) }
@@ -93,9 +94,12 @@ public final class ImageDestination {
     private func accepts(width: Int, height: Int, shrinks: Bool) throws(EncodingError) -> Bool {
         guard !finalized else { throw .invalidRequest("the destination is finalized") }
         guard width > 0, height > 0 else { throw .invalidRequest("frame width and height must be positive") }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= options.limits.maxPixels else { throw .limitExceeded("frame above limits.maxPixels") }
         if !frames.isEmpty {
             if options.firstFrameOnly { return false }
             guard supportsAnimation else { throw .invalidRequest("the format holds one frame") }
+            guard frames.count < options.limits.maxFrames else { throw .limitExceeded("more frames than limits.maxFrames") }
         }
         var size = (width: width, height: height)
         if shrinks, let maxPixelSize = options.maxPixelSize {

@@ -78,6 +78,8 @@ public struct EncodingOptions: Sendable, Equatable {
     public var restartInterval: RestartInterval?
     /// WebP: quality of the alpha plane, 0…1 (cwebp `-alpha_q` ÷ 100).
     public var alphaQuality: Double = 1
+    /// Largest frame (``Limits/maxPixels``) and most frames (``Limits/maxFrames``) accepted.
+    public var limits = Limits()
 
     public init() {}
 

@@ -14,6 +14,10 @@ public struct PNGEncoder: ImageEncoding {
     private var heldFrames: [EncodingFrame] = []
     private var finished = false
 
+    /// The widest image written: the row buffers (the row, the row above, one output per filter
+    /// type) then stay under half a GiB even at 16 bits per sample.
+    static let maxWidth = 1 << 23
+
     public init(options: EncodingOptions = .init()) {
         self.options = options
     }
@@ -26,6 +30,7 @@ public struct PNGEncoder: ImageEncoding {
         guard canvas.width <= PNGChunkWriter.maxLength, canvas.height <= PNGChunkWriter.maxLength else {
             throw .limitExceeded("PNG width and height are at most 2^31-1")
         }
+        guard canvas.width <= Self.maxWidth else { throw .limitExceeded("PNG rows above 2^23 pixels are not written") }
         guard canvas.frameCount >= 1 else { throw .invalidRequest("no frames to encode") }
         guard canvas.frameCount <= Int(UInt32.max / 2) else { throw .limitExceeded("too many APNG frames") }
         guard (0...Int(UInt32.max)).contains(canvas.loopCount) else { throw .invalidRequest("loop count out of range") }
