@@ -36,6 +36,15 @@ let package = Package(
                 "CLibPNGShim",
             ]
         ),
+        .executableTarget(
+            name: "EncodeBench",
+            dependencies: [
+                .product(name: "ImageCodecs", package: "ImageCodecs"),
+                "BenchSupport",
+                "CSpng",
+                "CLibPNGShim",
+            ]
+        ),
         .systemLibrary(
             name: "CGif",
             pkgConfig: "libgif",
@@ -52,6 +61,11 @@ let package = Package(
                 "BenchSupport",
                 "CGifShim",
             ]
+        ),
+        // Times our GIF encoder in process on one file (any decodable image or a PNM).
+        .executableTarget(
+            name: "GIFEncodeBench",
+            dependencies: [.product(name: "ImageCodecs", package: "ImageCodecs"), "BenchSupport"]
         ),
         .systemLibrary(
             name: "CLibJPEG",

@@ -24,8 +24,17 @@ let package = Package(
             name: "FuzzGIF",
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
         ),
+        // The GIF encoder: the input is a request (sizes, frames, options, pixels), not a file.
+        .executableTarget(
+            name: "FuzzGIFEncode",
+            dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
+        ),
         .executableTarget(
             name: "FuzzJPEG",
+            dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
+        ),
+        .executableTarget(
+            name: "FuzzEncode",
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
         ),
         .executableTarget(

@@ -3,9 +3,12 @@
 #   Fuzz/run.sh [FORMAT] [SECONDS] [extra libFuzzer flags...]
 #   Fuzz/run.sh png 1800
 #   Fuzz/run.sh gif 1800
+#   Fuzz/run.sh gif-encode 1800   (the GIF encoder, on requests read from the input)
 #   Fuzz/run.sh jpeg 1800
 #   Fuzz/run.sh webp 1800
-# FORMAT: png (FuzzPNG), gif (FuzzGIF), jpeg (FuzzJPEG) or webp (FuzzWebP). SECONDS: total fuzzing time (default 1800).
+# FORMAT: png (FuzzPNG), gif (FuzzGIF), gif-encode (FuzzGIFEncode, the GIF encoder), jpeg (FuzzJPEG),
+# webp (FuzzWebP) or encode (FuzzEncode, the PNG/APNG encoders: the input is a recipe of sizes,
+# colours, options and pixels). SECONDS: total fuzzing time (default 1800).
 # Works from any directory. Corpus: Fuzz/corpus-<format>/ (gitignored); crash-*, timeout-*
 # and leak-* files land in Fuzz/ (also gitignored): move reproducers to Fuzz/findings/.
 set -euo pipefail
@@ -33,6 +36,12 @@ case "$format" in
     # The GIF suites keep their expected outputs (.png, .rgba, .conf, ...) beside the inputs.
     seed_name='*.[gG][iI][fF]'
     ;;
+  gif-encode)
+    product=FuzzGIFEncode
+    # Requests, not files: any bytes seed it; the GIF corpus gives varied ones.
+    seed_dirs=("$root/Conformance/fixtures/gif")
+    seed_name='*'
+    ;;
   jpeg)
     product=FuzzJPEG
     seed_dirs=("$corpus_root/jpeg" "$corpus_root/crashers/jpeg" "$root/Conformance/fixtures/jpeg")
@@ -45,8 +54,14 @@ case "$format" in
                "$root/Conformance/fixtures/webp-lossy")
     seed_name='*.[wW][eE][bB][pP]'
     ;;
+  encode)
+    # The input is a recipe (sizes, colours, options, pixels), not a file: seeds are any files.
+    product=FuzzEncode
+    seed_dirs=("$root/Conformance/fixtures/png")
+    seed_name='*'
+    ;;
   *)
-    echo "usage: $0 png|gif|jpeg|webp [SECONDS] [libFuzzer flags...]" >&2
+    echo "usage: $0 png|gif|gif-encode|jpeg|webp|encode [SECONDS] [libFuzzer flags...]" >&2
     exit 2
     ;;
 esac

@@ -47,4 +47,18 @@ enum GIFInterlace {
         }
         return nil
     }
+
+    /// The rows of a `width`-wide image in transmission order (the encoder's side).
+    static func interlaced(_ rows: [UInt8], width: Int) -> [UInt8] {
+        guard width > 0 else { return rows }
+        let height = rows.count / width
+        var out: [UInt8] = []
+        out.reserveCapacity(rows.count)
+        for pass in 0..<4 {
+            for y in stride(from: startRow[pass], to: height, by: rowStep[pass]) {
+                out += rows[(y * width)..<((y + 1) * width)]
+            }
+        }
+        return out
+    }
 }

@@ -76,7 +76,7 @@ struct GIFAnimationTests {
         var b = GIFBuilder(width: 2, height: 1, globalTable: [[0, 0, 0], [255, 255, 255]])
         b.graphicControl(transparent: 0)
         b.image(width: 2, height: 1, indices: [1, 0], minimumCodeSize: 2)
-        b.image(width: 2, height: 1, minimumCodeSize: 2, data: LZWEncoder.encode([1], minimumCodeSize: 2))  // ends early
+        b.image(width: 2, height: 1, minimumCodeSize: 2, data: ReferenceLZWEncoder.encode([1], minimumCodeSize: 2))  // ends early
         b.graphicControl(transparent: 0)
         b.image(width: 1, height: 1, indices: [1], minimumCodeSize: 2)
         b.image(width: 2, height: 1, indices: [1, 1], minimumCodeSize: 2)                                  // a key frame

@@ -65,7 +65,7 @@ struct GIFBuilder {
         bytes += [0x2C] + Self.le16(x) + Self.le16(y) + Self.le16(width) + Self.le16(height)
         bytes += [flag | (interlaced ? 0x40 : 0)] + table + [UInt8(minimumCodeSize)]
         let stream = interlaced ? Self.interlace(indices, width: width, height: height) : indices
-        bytes += Self.subBlocks(data ?? LZWEncoder.encode(stream, minimumCodeSize: minimumCodeSize), size: subBlockSize)
+        bytes += Self.subBlocks(data ?? ReferenceLZWEncoder.encode(stream, minimumCodeSize: minimumCodeSize), size: subBlockSize)
     }
 
     mutating func trailer() { bytes.append(0x3B) }
@@ -84,7 +84,7 @@ struct GIFBuilder {
 
 /// GIF's LZW encoder (Appendix F). Codes are written with the width the decoder will read
 /// them with: the decoder widens its codes once its next free entry passes the current width.
-struct LZWEncoder {
+struct ReferenceLZWEncoder {
     private var out: [UInt8] = []
     private var bitBuffer = 0
     private var bitCount = 0
@@ -133,7 +133,7 @@ struct LZWEncoder {
     /// entries); `clearFirst` and `endCode` control the leading clear and trailing end codes.
     static func encode(_ indices: [UInt8], minimumCodeSize: Int, deferredClear: Bool = false,
                        clearFirst: Bool = true, endCode: Bool = true) -> [UInt8] {
-        var e = LZWEncoder(minimumCodeSize: minimumCodeSize)
+        var e = ReferenceLZWEncoder(minimumCodeSize: minimumCodeSize)
         let clear = e.clear
         var dictionary: [Int: Int] = [:]
         var next = clear + 2

@@ -40,7 +40,7 @@ struct LZWTests {
             (0..<4000).map { UInt8(($0 / 7) % max(1, below)) },
         ]
         for pixels in patterns {
-            let stream = LZWEncoder.encode(pixels, minimumCodeSize: size)
+            let stream = ReferenceLZWEncoder.encode(pixels, minimumCodeSize: size)
             let (out, outcome) = Self.decode(stream, minimumCodeSize: size, count: pixels.count + 1)
             #expect(out == pixels && outcome == .endCode, "size \(size)")
             let (slow, _) = Self.decode(stream, minimumCodeSize: size, count: pixels.count + 1, chunk: 1)
@@ -52,10 +52,10 @@ struct LZWTests {
     /// entries ("deferred clear").
     @Test func deferredClear() {
         let pixels = Self.pseudoRandom(60_000, seed: 42, below: 256)
-        let stream = LZWEncoder.encode(pixels, minimumCodeSize: 8, deferredClear: true)
+        let stream = ReferenceLZWEncoder.encode(pixels, minimumCodeSize: 8, deferredClear: true)
         let (out, outcome) = Self.decode(stream, minimumCodeSize: 8, count: pixels.count + 1)
         #expect(out == pixels && outcome == .endCode)
-        let normal = LZWEncoder.encode(pixels, minimumCodeSize: 8)
+        let normal = ReferenceLZWEncoder.encode(pixels, minimumCodeSize: 8)
         #expect(normal != stream)
     }
 
@@ -104,31 +104,31 @@ struct LZWTests {
     }
 
     @Test func missingEndCodeIsAccepted() throws {
-        let data = LZWEncoder.encode([0, 1, 2, 3], minimumCodeSize: 2, endCode: false)
+        let data = ReferenceLZWEncoder.encode([0, 1, 2, 3], minimumCodeSize: 2, endCode: false)
         #expect(try Self.pixels(Self.file(data)) == [0, 0, 0, 255, 255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255])
     }
 
     @Test func missingClearCodeIsAccepted() throws {
-        let data = LZWEncoder.encode([3, 2, 1, 0], minimumCodeSize: 2, clearFirst: false)
+        let data = ReferenceLZWEncoder.encode([3, 2, 1, 0], minimumCodeSize: 2, clearFirst: false)
         #expect(try Self.pixels(Self.file(data)).count == 16)
     }
 
     /// Pixels past the image's last one are ignored, valid LZW or not.
     @Test func extraPixelsAreIgnored() throws {
-        let expected = try Self.pixels(Self.file(LZWEncoder.encode([0, 1, 2, 3], minimumCodeSize: 2)))
-        let more = LZWEncoder.encode([0, 1, 2, 3, 3, 2, 1, 0, 1], minimumCodeSize: 2)
+        let expected = try Self.pixels(Self.file(ReferenceLZWEncoder.encode([0, 1, 2, 3], minimumCodeSize: 2)))
+        let more = ReferenceLZWEncoder.encode([0, 1, 2, 3, 3, 2, 1, 0, 1], minimumCodeSize: 2)
         #expect(try Self.pixels(Self.file(more)) == expected)
-        let garbage = LZWEncoder.encode([0, 1, 2, 3], minimumCodeSize: 2, endCode: false) + [0xFF, 0xFF, 0xFF]
+        let garbage = ReferenceLZWEncoder.encode([0, 1, 2, 3], minimumCodeSize: 2, endCode: false) + [0xFF, 0xFF, 0xFF]
         #expect(try Self.pixels(Self.file(garbage)) == expected)
     }
 
     @Test func brokenStreamsAreErrors() {
-        let early = LZWEncoder.encode([0, 1], minimumCodeSize: 2)
+        let early = ReferenceLZWEncoder.encode([0, 1], minimumCodeSize: 2)
         #expect(throws: DecodingError.invalidData("LZW end code before the last pixel")) {
             try Self.pixels(Self.file(early))
         }
         // (The padding bits of the last byte may add one more code; 9 pixels are far off.)
-        let short = LZWEncoder.encode([0, 1, 2], minimumCodeSize: 2, endCode: false)
+        let short = ReferenceLZWEncoder.encode([0, 1, 2], minimumCodeSize: 2, endCode: false)
         #expect(throws: DecodingError.invalidData("image data ends before the last pixel")) {
             try Self.pixels(Self.file(short, width: 3, height: 3))
         }
@@ -155,7 +155,7 @@ struct LZWTests {
     @Test(arguments: [0, 1, 2, 8])
     func smallCodeSizesDecode(_ size: Int) throws {
         let indices: [UInt8] = [0, 1, 1, 0].map { $0 & UInt8((1 << size) - 1) }
-        let data = LZWEncoder.encode(indices, minimumCodeSize: size)
+        let data = ReferenceLZWEncoder.encode(indices, minimumCodeSize: size)
         let pixels = try Self.pixels(Self.file(data, size: size))
         let red: [UInt8] = [255, 0, 0, 255], black: [UInt8] = [0, 0, 0, 255]
         let expected = indices.flatMap { $0 == 1 ? red : black }
@@ -183,7 +183,7 @@ struct LZWTests {
         for (deferred, blockSize) in [(false, 255), (true, 255), (true, 3)] {
             var b = GIFBuilder(width: width, height: height, globalTable: palette)
             b.image(width: width, height: height, minimumCodeSize: 8,
-                    data: LZWEncoder.encode(indices, minimumCodeSize: 8, deferredClear: deferred), subBlockSize: blockSize)
+                    data: ReferenceLZWEncoder.encode(indices, minimumCodeSize: 8, deferredClear: deferred), subBlockSize: blockSize)
             b.trailer()
             #expect(try Self.pixels(b.bytes) == expected, "deferred \(deferred), sub-blocks of \(blockSize)")
         }
