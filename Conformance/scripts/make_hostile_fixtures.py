@@ -9,7 +9,7 @@ JPEG and lossy WebP files start from a small picture encoded by cjpeg / cwebp (a
 PPM written here), then have their markers or frame tag rewritten.
 
 --floods DIR also writes the full-size metadata floods of the issue into DIR (not committed:
-several MB each), for timing `feed` against `hash`: 4,000 zTXt chunks, 200,000 tEXt chunks,
+several MB each), for timing `feed` against `hash`: 15,000 zTXt chunks, 200,000 tEXt chunks,
 a million and three million empty GIF comments, a 16 MiB zTXt, and the 16384x16384 progressive
 JPEG of 1,000 end-of-band scans.
 
@@ -328,7 +328,9 @@ def write_floods(folder):
         "flood-text-200000.png": text_flood(200000),
         "flood-comments-1m.gif": gif_comment_flood(1_000_000),
         "flood-comments-3m.gif": gif_comment_flood(3_000_000),
-        "flood-ztxt-16mib.png": big_ztxt((16 << 20) - 1024, ord("a")),
+        "flood-ztxt-16mib.png": big_ztxt(16 << 20, ord("a")),
+        "flood-ztxt-8mib.png": big_ztxt(8 << 20, ord("a")),
+        "flood-ztxt-4mib-latin1.png": big_ztxt(4 << 20, 0xE9),
         "flood-eob-scans-16384.jpg": eob_scan_flood(16384, 999),
     }
     for name, data in floods.items():
