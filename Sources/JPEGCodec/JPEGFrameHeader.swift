@@ -124,7 +124,7 @@ struct JPEGScanHeader: Equatable {
         for i in 0..<count {
             let id = p[1 + 2 * i], tables = p[2 + 2 * i]
             guard let index = Self.component(id, at: i, frame), !components.contains(where: { $0.0 == index }) else {
-                throw .invalidData("JPEG scan names a component the frame lacks, or twice")
+                throw .invalidData("JPEG scan names a component the frame lacks, twice, or out of frame order")
             }
             components.append((index, Int(tables >> 4), Int(tables & 15)))
         }
