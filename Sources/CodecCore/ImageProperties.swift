@@ -11,6 +11,11 @@ public struct ImageProperties: Sendable, Equatable {
     public var isInterlaced: Bool
     /// Number of times an animation plays; 0 means forever. 1 for still images.
     public var loopCount: Int = 1
+    /// The file declares an animation that breaks its format's rules, so its static image is
+    /// shown instead (APNG 1.0: acTL, then a misplaced or invalid animation chunk). Once true
+    /// it stays true. When it turns true while the file arrives, the frames counted before are
+    /// withdrawn: the frame count drops to 1 and frame 0 becomes the static image (SPEC-NOTES.md, APNG).
+    public var showsStaticFallback = false
     /// EXIF orientation, 1–8 (TIFF 6.0 tag 274); 1 when the file says nothing.
     public var orientation: Int = 1
     /// The embedded ICC profile, decompressed.

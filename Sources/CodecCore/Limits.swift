@@ -10,8 +10,14 @@ public struct Limits: Sendable, Equatable {
     public var maxFrames: Int = 10_000
     /// Largest number of bytes the decoder may hold in pixel buffers at once.
     public var maxBytesHeld: Int = 2 << 30
-    /// Largest size of one decompressed metadata item (ICC profile, text, EXIF).
-    public var maxMetadataBytes: Int = 16 << 20
+    /// Largest size of the decompressed metadata items (ICC profile, text as UTF-8, EXIF), all
+    /// together. Libpng's default for one ancillary chunk is 8,000,000 bytes
+    /// (`PNG_USER_CHUNK_MALLOC_MAX`); what is kept is held once, at its size.
+    public var maxMetadataBytes: Int = 8 << 20
+    /// Largest number of metadata items (text entries, comments, profiles) kept; later ones are
+    /// left out. Libpng keeps 1,000 ancillary chunks by default (`PNG_USER_CHUNK_CACHE_MAX`):
+    /// an empty GIF comment costs three bytes of file and nothing of ``maxMetadataBytes``.
+    public var maxMetadataItems: Int = 1_000
     /// Largest number of JPEG scans (progressive files).
     public var maxJPEGScans: Int = 1_000
     /// Largest canvas pixel count times the number of frames of an animation: the pixel writes
@@ -19,16 +25,26 @@ public struct Limits: Sendable, Equatable {
     /// so that a few kilobytes declaring hundreds of frames on a huge canvas are refused at once
     /// (SPEC-NOTES.md, "Limits").
     public var maxAnimationPixels: Int = 1 << 32
+    /// Largest number of times the scans of a JPEG file may pass over its blocks, on average:
+    /// the blocks all scans cover together, over the blocks of the frame. Each scan walks every
+    /// block it covers however few bytes it has (an end-of-band run of 32,767 blocks takes two
+    /// bytes), so this bounds the work of the scans. Progressive files made by libjpeg and
+    /// mozjpeg pass 3–10 times, a sequential file once; the heaviest test files (jpegsuite
+    /// `*_spectral_all.jpg`, a scan per coefficient) 64 times.
+    public var maxJPEGBlockPasses: Int = 128
 
     public init() {}
 
     public init(maxPixels: Int = 1 << 28, maxFrames: Int = 10_000, maxBytesHeld: Int = 2 << 30,
-                maxMetadataBytes: Int = 16 << 20, maxJPEGScans: Int = 1_000, maxAnimationPixels: Int = 1 << 32) {
+                maxMetadataBytes: Int = 8 << 20, maxMetadataItems: Int = 1_000, maxJPEGScans: Int = 1_000,
+                maxJPEGBlockPasses: Int = 128, maxAnimationPixels: Int = 1 << 32) {
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames
         self.maxBytesHeld = maxBytesHeld
         self.maxMetadataBytes = maxMetadataBytes
+        self.maxMetadataItems = maxMetadataItems
         self.maxJPEGScans = maxJPEGScans
+        self.maxJPEGBlockPasses = maxJPEGBlockPasses
         self.maxAnimationPixels = maxAnimationPixels
     }
 

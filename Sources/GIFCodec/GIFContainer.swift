@@ -65,7 +65,7 @@ struct GIFContainer {
 
     init(options: DecodingOptions) {
         self.options = options
-        metadata = GIFMetadata(limit: options.limits.maxMetadataBytes)
+        metadata = GIFMetadata(limits: options.limits)
     }
 
     /// The Trailer has been read.

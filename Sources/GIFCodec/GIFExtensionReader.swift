@@ -1,3 +1,5 @@
+import CodecCore
+
 /// Reads one extension block (GIF89a §15 "Data Sub-blocks", §23–26) one whole data sub-block
 /// at a time, keeping only what the library uses.
 ///
@@ -40,9 +42,9 @@ struct GIFExtensionReader {
             control = GIFGraphicControl(block)
             kind = .skipped
         case .comment, .applicationData(.iccProfile):
-            collect(block, sizeByte: false, budget: metadata.budget)
+            collect(block, sizeByte: false, metadata)
         case .applicationData(.xmp):
-            collect(block, sizeByte: true, budget: metadata.budget)
+            collect(block, sizeByte: true, metadata)
         case .application:
             kind = .applicationData(GIFMetadata.Application(identifier: block))
         case .applicationData(.looping):
@@ -55,10 +57,11 @@ struct GIFExtensionReader {
         }
     }
 
-    private mutating func collect(_ block: UnsafeBufferPointer<UInt8>, sizeByte: Bool, budget: Int) {
+    /// Gathers a payload sub-block, unless the payload can no longer fit the metadata limits.
+    private mutating func collect(_ block: UnsafeBufferPointer<UInt8>, sizeByte: Bool, _ metadata: GIFMetadata) {
         guard !overBudget else { return }
         let size = block.count + (sizeByte ? 1 : 0)
-        guard payload.count + size <= budget else {
+        guard metadata.itemsLeft > 0, payload.count + size <= metadata.budget else {
             overBudget = true
             payload = []
             return
@@ -73,11 +76,15 @@ struct GIFExtensionReader {
         case .skipped where control != nil:
             pending = control
         case .comment:
-            if !overBudget, metadata.reserve(payload.count) { metadata.comments.append(payload) }
+            if !overBudget, metadata.reserve(payload.count) {
+                metadata.comments.append(TextEntry(keyword: "Comment", text: String(decoding: payload, as: UTF8.self)))
+            }
         case .applicationData(.looping):
             if beforeFirstImage, let loopCount { metadata.loopCount = loopCount }
         case .applicationData(.xmp):
-            if !overBudget, metadata.xmp == nil, metadata.reserve(payload.count) { metadata.xmp = payload }
+            if !overBudget, metadata.xmp == nil, metadata.reserve(payload.count) {
+                metadata.xmp = TextEntry(keyword: "XML:com.adobe.xmp", text: String(decoding: GIFMetadata.xmpPacket(payload), as: UTF8.self))
+            }
         case .applicationData(.iccProfile):
             if !overBudget, metadata.iccProfile == nil, metadata.reserve(payload.count) { metadata.iccProfile = payload }
         default:

@@ -3,7 +3,8 @@ import CodecCore
 /// What the extensions say about the whole file: the loop count of the NETSCAPE2.0 or
 /// ANIMEXTS1.0 application extension, Comment Extensions (GIF89a §24), and the XMP and ICC
 /// profile application extensions (§26). Payloads are kept within ``Limits/maxMetadataBytes``
-/// for all of them together; an item that would pass the budget is left out.
+/// for all of them together and ``Limits/maxMetadataItems`` items (an empty comment is an item);
+/// an item that would pass a limit is left out. Each is converted once, when its extension ends.
 struct GIFMetadata {
     /// The Application Identifier and Authentication Code (§26) of the extensions read here.
     enum Application: Equatable {
@@ -30,19 +31,23 @@ struct GIFMetadata {
     /// nil when there is none. Later ones are ignored, as Pillow does, so the value is known
     /// before the first frame and never changes.
     var loopCount: Int?
-    var comments: [[UInt8]] = []
-    var xmp: [UInt8]?
+    /// The comments, each made a string once, when its extension ends.
+    var comments: [TextEntry] = []
+    var xmp: TextEntry?
     var iccProfile: [UInt8]?
-    /// Bytes of ``Limits/maxMetadataBytes`` still free.
-    var budget: Int
+    /// Bytes of ``Limits/maxMetadataBytes`` and items of ``Limits/maxMetadataItems`` still free.
+    private(set) var budget: Int
+    private(set) var itemsLeft: Int
 
-    init(limit: Int) {
-        budget = limit
+    init(limits: Limits) {
+        budget = limits.maxMetadataBytes
+        itemsLeft = limits.maxMetadataItems
     }
 
-    /// Takes `bytes` from the budget, or returns false when they do not fit.
+    /// Takes one item and `bytes` from the budget, or returns false when they do not fit.
     mutating func reserve(_ bytes: Int) -> Bool {
-        guard bytes <= budget else { return false }
+        guard itemsLeft > 0, bytes <= budget else { return false }
+        itemsLeft -= 1
         budget -= bytes
         return true
     }
@@ -60,11 +65,7 @@ struct GIFMetadata {
     func resolve(into properties: inout ImageProperties) {
         if let loopCount { properties.loopCount = loopCount }
         if let iccProfile, !iccProfile.isEmpty { properties.iccProfile = iccProfile }
-        for comment in comments {
-            properties.text.append(TextEntry(keyword: "Comment", text: String(decoding: comment, as: UTF8.self)))
-        }
-        if let xmp {
-            properties.text.append(TextEntry(keyword: "XML:com.adobe.xmp", text: String(decoding: Self.xmpPacket(xmp), as: UTF8.self)))
-        }
+        properties.text = comments
+        if let xmp { properties.text.append(xmp) }
     }
 }

@@ -54,6 +54,8 @@ struct JPEGContainer {
     private(set) var latchedQuantization: [[UInt16]?] = []
     private(set) var state = State.start
     private var position = 0
+    /// The blocks the scans so far walk over, together (``Limits/maxJPEGBlockPasses``).
+    private var scannedBlocks = 0
     /// Counts the segments consumed; derived facts change only when it does.
     private(set) var revision = 0
 
@@ -110,11 +112,15 @@ struct JPEGContainer {
         case JPEGMarker.soi:
             throw .invalidData("JPEG has a second SOI")
         case JPEGMarker.eoi:
+            // libjpeg-turbo: "JPEG datastream contains no image" without a frame header,
+            // "missing SOS marker" with one but no scan; the file is whole, so not truncated.
+            guard frame != nil else { throw .invalidData("JPEG datastream contains no image") }
+            guard !scans.isEmpty else { throw .invalidData("JPEG frame has no scan before EOI (missing SOS marker)") }
             position += 2
             state = .ended
             return true
-        case JPEGMarker.rst0...JPEGMarker.rst7:
-            position += 2   // a stray restart marker between segments: libjpeg ignores it
+        case JPEGMarker.rst0...JPEGMarker.rst7, JPEGMarker.tem:
+            position += 2   // a stray restart marker or TEM (B.1.1.3: no length): libjpeg ignores it
             return true
         default:
             break
@@ -182,6 +188,7 @@ struct JPEGContainer {
         guard let frame else { throw .invalidData("JPEG scan comes before the frame header") }
         guard scans.count < options.limits.maxJPEGScans else { throw .limitExceeded("JPEG scan count exceeds Limits.maxJPEGScans") }
         let header = try JPEGScanHeader(p, frame: frame)
+        try countBlockPasses(header, frame)
         for c in header.components where latchedQuantization[c.index] == nil {
             guard let table = quantizationTables[frame.components[c.index].quantizationTable] else {
                 throw .invalidData("JPEG scan uses an undefined quantization table")
@@ -201,6 +208,27 @@ struct JPEGContainer {
             _ = try JPEGHuffmanScanDecoder(frame: frame, scan: scan)
         }
         scans.append(scan)
+    }
+
+    /// Adds the blocks scan `header` walks to those of the scans before it, and refuses the scan
+    /// when they pass ``Limits/maxJPEGBlockPasses`` times the frame's blocks: an interleaved
+    /// scan walks every MCU's blocks (A.2.3), a single-component scan the component's own
+    /// blocks (A.2.2).
+    private mutating func countBlockPasses(_ header: JPEGScanHeader, _ frame: JPEGFrameHeader) throws(DecodingError) {
+        let blocks: Int
+        if header.components.count == 1 {
+            let c = frame.components[header.components[0].index]
+            blocks = ((c.width + 7) / 8) * ((c.height + 7) / 8)
+        } else {
+            let perMCU = header.components.reduce(0) { $0 + frame.components[$1.index].h * frame.components[$1.index].v }
+            blocks = frame.mcusPerLine * frame.mcuRows * perMCU
+        }
+        let frameBlocks = frame.components.reduce(0) { $0 + $1.blocksPerLine * $1.blockRows }
+        let (budget, overflow) = frameBlocks.multipliedReportingOverflow(by: max(options.limits.maxJPEGBlockPasses, 0))
+        scannedBlocks += blocks
+        guard overflow || scannedBlocks <= budget else {
+            throw .limitExceeded("JPEG scans pass over the blocks more than Limits.maxJPEGBlockPasses times")
+        }
     }
 
     /// The position of the marker ending the current scan's data: the first 0xFF followed

@@ -43,7 +43,8 @@ struct JPEGFrameHeader: Equatable {
     /// Parses the segment payload `p` (after the length); refuses what libjpeg-turbo refuses:
     /// precision other than 8 (12-bit is `unsupported`), no components or more than 4 (libjpeg
     /// takes up to 10 but converts only 1, 3 and 4 to RGB), a zero width, sampling factors
-    /// outside 1–4, quantization selectors above 3, repeated identifiers.
+    /// outside 1–4, quantization selectors above 3. Repeated identifiers are accepted, as
+    /// libjpeg-turbo accepts them (scans then name the components by position, see ``JPEGScanHeader``).
     init(marker: UInt8, _ p: [UInt8]) throws(DecodingError) {
         guard p.count >= 6 else { throw .invalidData("JPEG frame header is too short") }
         self.marker = marker
@@ -65,9 +66,6 @@ struct JPEGFrameHeader: Equatable {
             let h = Int(sampling >> 4), v = Int(sampling & 15)
             guard (1...4).contains(h), (1...4).contains(v) else { throw .invalidData("JPEG sampling factor is not 1-4") }
             guard tq <= 3 else { throw .invalidData("JPEG quantization table selector is above 3") }
-            guard !components.contains(where: { $0.identifier == id }) else {
-                throw .invalidData("JPEG component identifier repeats")
-            }
             components.append(JPEGComponent(identifier: id, h: h, v: v, quantizationTable: tq))
         }
         self.components = components
@@ -105,6 +103,15 @@ struct JPEGScanHeader: Equatable {
             && a.components.map(\.acTable) == b.components.map(\.acTable) && a.ss == b.ss && a.se == b.se && a.ah == b.ah && a.al == b.al
     }
 
+    /// The frame component that scan component `position` names by `id`: as libjpeg-turbo's
+    /// get_sos matches, the first of the frame's first four components with that identifier
+    /// whose index is not below `position`. With distinct identifiers in frame order (B.2.3
+    /// requires that order) that is the component with the identifier; with repeated ones
+    /// (1,1,1 is seen in the wild) the scan's components map to the frame's in order.
+    static func component(_ id: UInt8, at position: Int, _ frame: JPEGFrameHeader) -> Int? {
+        frame.components.indices.first { $0 >= position && $0 < 4 && frame.components[$0].identifier == id }
+    }
+
     /// Parses the payload `p` against `frame`: 1–4 components that the frame has, each once, and
     /// at most 10 blocks per MCU in an interleaved scan (B.2.3). Table selectors are checked when
     /// the scan starts, for the tables it uses, as libjpeg-turbo does: Huffman tables 0–3 (0 and
@@ -116,9 +123,8 @@ struct JPEGScanHeader: Equatable {
         var components: [(Int, Int, Int)] = []
         for i in 0..<count {
             let id = p[1 + 2 * i], tables = p[2 + 2 * i]
-            guard let index = frame.components.firstIndex(where: { $0.identifier == id }),
-                  !components.contains(where: { $0.0 == index }) else {
-                throw .invalidData("JPEG scan names a component the frame lacks, or twice")
+            guard let index = Self.component(id, at: i, frame), !components.contains(where: { $0.0 == index }) else {
+                throw .invalidData("JPEG scan names a component the frame lacks, twice, or out of frame order")
             }
             components.append((index, Int(tables >> 4), Int(tables & 15)))
         }

@@ -11,6 +11,8 @@ enum JPEGMarker {
     static let dht: UInt8 = 0xC4
     /// Define arithmetic coding conditioning (B.2.4.3).
     static let dac: UInt8 = 0xCC
+    /// For temporary private use in arithmetic coding (TEM, B.1.1.3): a marker without a length.
+    static let tem: UInt8 = 0x01
     /// Restart with modulo 8 count m: RST0…RST7 (B.2.1).
     static let rst0: UInt8 = 0xD0
     static let rst7: UInt8 = 0xD7

@@ -45,25 +45,26 @@ final class Inflater {
         }
     }
 
-    /// Inflates a whole zlib stream held in memory, stopping with an error past `limit` bytes
-    /// (for metadata such as iCCP and zTXt, where a small chunk can expand enormously).
-    static func inflateAll(_ input: ArraySlice<UInt8>, limit: Int, ignoresChecksum: Bool) throws(DecodingError) -> [UInt8] {
+    /// Inflates a whole zlib stream held in memory, handing each run of output to `body` as it
+    /// comes out of a 16 KiB buffer; stops with an error past `limit` bytes of output (for
+    /// metadata such as iCCP and zTXt, where a small chunk can expand enormously) or when the
+    /// stream is corrupt or ends early. Nothing grows with the output: a caller that measures
+    /// the stream first can then fill storage of exactly its size.
+    static func forEachRun(_ input: UnsafeBufferPointer<UInt8>, limit: Int, ignoresChecksum: Bool,
+                           _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(DecodingError) {
         let inflater = try Inflater(ignoresChecksum: ignoresChecksum)
-        var out = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 16384)
-        var position = input.startIndex
+        var position = 0, total = 0
         while !inflater.finished {
-            let (consumed, produced, error) = input.withUnsafeBufferPointer { src in
-                chunk.withUnsafeMutableBufferPointer { dst in
-                    inflater.inflate(UnsafeBufferPointer(rebasing: src[(position - input.startIndex)...]), into: dst)
-                }
+            let (consumed, produced, error) = chunk.withUnsafeMutableBufferPointer { dst in
+                inflater.inflate(UnsafeBufferPointer(rebasing: input[position...]), into: dst)
             }
             if let error { throw error }
             position += consumed
-            guard out.count + produced <= limit else { throw .limitExceeded("decompressed metadata exceeds Limits.maxMetadataBytes") }
-            out.append(contentsOf: chunk[0..<produced])
+            total += produced
+            guard total <= limit else { throw .limitExceeded("decompressed metadata exceeds Limits.maxMetadataBytes") }
+            chunk.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<produced])) }
             if consumed == 0 && produced == 0 && !inflater.finished { throw .invalidData("compressed metadata ends early") }
         }
-        return out
     }
 }

@@ -27,7 +27,7 @@ struct PNGContainer {
     private(set) var palette: [UInt8] = []
     /// The tRNS payload, when it is valid for the colour type.
     private(set) var transparency: [UInt8]?
-    private(set) var metadata = PNGMetadata()
+    private(set) var metadata: PNGMetadata
     /// The IDAT image, once its first chunk has been seen.
     private(set) var defaultImage: PNGFrameData?
     /// Frames that have an fcTL, in order; the first is the default image when ``defaultIsAnimationFrame``.
@@ -51,10 +51,15 @@ struct PNGContainer {
 
     init(options: DecodingOptions) {
         self.options = options
+        metadata = PNGMetadata(limits: options.limits, ignoresChecksums: options.ignoresChecksums)
     }
 
     /// Whether the file is an animation that is shown as one (acTL before IDAT, no broken rules).
     var isAnimated: Bool { animationDecided && animationControl != nil && !animationBroken }
+
+    /// Whether the file declared an animation that broke a rule, so that its static image is
+    /// shown: sticky, like the break.
+    var showsStaticFallback: Bool { animationControl != nil && animationBroken }
 
     /// The frames as a browser shows them: the static image alone, or the animation's frames
     /// (a default image that is not part of the animation is not one of them).

@@ -39,8 +39,8 @@ public final class PNGDecoder: ImageDecoding {
     }
 
 
-    /// Properties as of a container revision: resolving them inflates compressed metadata,
-    /// which must not happen again on every status query while bytes arrive.
+    /// Properties as of a container revision (the metadata items are read once, as their
+    /// chunks arrive; this only assembles them).
     private var resolved: (revision: Int, properties: ImageProperties)?
 
     public var properties: ImageProperties? {
@@ -51,8 +51,8 @@ public final class PNGDecoder: ImageDecoding {
                                     || container.transparency != nil,
                                 isInterlaced: h.interlaced)
         if container.isAnimated, let plays = container.animationControl?.plays { p.loopCount = plays }
-        container.metadata.resolve(into: &p, limit: options.limits.maxMetadataBytes,
-                                   ignoresChecksums: options.ignoresChecksums)
+        p.showsStaticFallback = container.showsStaticFallback
+        container.metadata.resolve(into: &p)
         resolved = (container.revision, p)
         return p
     }

@@ -128,10 +128,13 @@ func requireRecognised(_ source: ImageSource) throws {
 }
 
 /// "INDEX WxH SHA256" for every frame, as `hash` and `feed` print them; `known` holds the
-/// lines of the first frames, already hashed.
+/// lines of the first frames, already hashed (those past the source's count, which can drop
+/// while a file arrives, are not printed).
 func printFrameHashes(_ source: ImageSource, known: [String] = []) {
+    let count = source.count
+    let known = known.prefix(count)
     known.forEach { print($0) }
-    for index in known.count..<source.count {
+    for index in known.count..<count {
         do {
             print(try frameHashLine(source, index))
         } catch {

@@ -80,9 +80,10 @@ enum WebPHeaderReader {
             // RFC 6386 9.1 frame tag, checked as libwebp's VP8GetInfo: a key frame, profile 0-3,
             // shown, and a first partition shorter than the chunk.
             let tag = Int(bytes[0]) | Int(bytes[1]) << 8 | Int(bytes[2]) << 16
-            guard tag & 1 == 0, (tag >> 1) & 7 <= 3, (tag >> 4) & 1 == 1, tag >> 5 < payload.count else {
-                throw .invalidData("VP8 frame tag is not a shown key frame")
-            }
+            guard tag & 1 == 0 else { throw .invalidData("VP8 frame in WebP is not a key frame") }
+            guard (tag >> 1) & 7 <= 3 else { throw .invalidData("VP8 profile is above 3") }
+            guard (tag >> 4) & 1 == 1 else { throw .invalidData("VP8 frame is not displayable") }
+            guard tag >> 5 < payload.count else { throw .invalidData("VP8 first partition is larger than its chunk") }
             guard bytes[3] == 0x9D, bytes[4] == 0x01, bytes[5] == 0x2A else {
                 throw .invalidData("VP8 start code is not 9d 01 2a")
             }

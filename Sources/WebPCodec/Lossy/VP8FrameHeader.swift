@@ -95,9 +95,11 @@ struct VP8FrameHeader: Sendable {
         colorSpace = reader.readLiteral(1, bytes)
         clampingType = reader.readLiteral(1, bytes)
         readSegmentation(&reader, bytes)
-        if reader.isPastEnd { throw .truncated("VP8 segment header passes the end of the first partition") }
+        // The first partition has arrived whole (the caller checks its size against the data),
+        // so a header that runs past its end is malformed, not cut short.
+        if reader.isPastEnd { throw .invalidData("VP8 first partition ends inside the segment header") }
         readFilter(&reader, bytes)
-        if reader.isPastEnd { throw .truncated("VP8 filter header passes the end of the first partition") }
+        if reader.isPastEnd { throw .invalidData("VP8 first partition ends inside the filter header") }
         try readPartitions(&reader, bytes, start: partitionsStart, end: dataEnd)
         readQuantizers(&reader, bytes)
         // refresh_entropy_probs (RFC 9.7): meaningless for a single key frame.
