@@ -31,7 +31,7 @@ struct ImageCodecsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imagecodecs",
         abstract: "Decode PNG, APNG, GIF and JPEG images with the pure-Swift ImageCodecs library.",
-        subcommands: [Info.self, Decode.self, Hash.self, Feed.self, Bench.self, Play.self]
+        subcommands: [Info.self, Decode.self, Hash.self, Feed.self, Bench.self, Play.self, Transcode.self]
     )
 
     /// No subcommand is a usage error (status 2), not a request for help.
