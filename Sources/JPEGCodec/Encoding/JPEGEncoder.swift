@@ -1,0 +1,107 @@
+/// A JPEG encoder whose files are byte for byte those of libjpeg-turbo 2.1.5's `cjpeg` with the
+/// same settings (`JPEGEncoderSettings`), fed rows as they come.
+///
+/// The pipeline is libjpeg's: colour conversion and downsampling (`JPEGPreprocessor`), forward
+/// DCT and quantization (`JPEGBlockTransform`), Huffman coding (`JPEGSequentialEncoder`,
+/// `JPEGProgressiveEncoder`), markers (`JPEGMarkerWriter`). A baseline encode with the standard
+/// tables writes each row of MCUs as soon as its rows are in and holds one row of MCUs; with
+/// optimized tables or progressive scans the quantized coefficients of the whole image are
+/// kept (2 bytes each) and written by `finish`.
+public struct JPEGEncoder {
+    let layout: JPEGFrameLayout
+    let settings: JPEGEncoderSettings
+    let metadata: JPEGEncoderMetadata
+    let tables: [[UInt16]]
+    private var preprocessor: JPEGPreprocessor
+    private var transform: JPEGBlockTransform
+    var planes: [JPEGCoefficientPlane]
+    /// The sequential scan being written as rows come (standard tables only).
+    private var streaming: (encoder: JPEGSequentialEncoder, sink: JPEGSymbolWriter)?
+    var header: [UInt8] = []
+    private var rowsWritten = 0
+    private var mcuRow = 0
+    private var finished = false
+
+    /// `components`: bytes per input pixel — 1 gray, 3 RGB, 4 RGBA (alpha flattened on
+    /// `metadata.background`).
+    public init(width: Int, height: Int, components: Int, settings: JPEGEncoderSettings = .init(),
+                metadata: JPEGEncoderMetadata = .init()) throws(JPEGEncoderError) {
+        guard [1, 3, 4].contains(components) else { throw .invalidComponents }
+        if case .rows(let n)? = settings.restart, !(0...65535).contains(n) { throw .invalidRestart }
+        if case .mcus(let n)? = settings.restart, !(0...65535).contains(n) { throw .invalidRestart }
+        let colour = components != 1 && !settings.grayscale
+        layout = try JPEGFrameLayout(width: width, height: height, colour: colour,
+                                     lumaSampling: settings.lumaSampling ?? (colour ? (2, 2) : (1, 1)))
+        self.settings = settings
+        self.metadata = metadata
+        tables = settings.quantizationTables()
+        preprocessor = JPEGPreprocessor(layout: layout, inputStride: components, background: metadata.background)
+        transform = JPEGBlockTransform(layout: layout, tables: tables)
+        let buffered = settings.optimizeHuffman || settings.progressive
+        planes = layout.components.map {
+            JPEGCoefficientPlane(blocksPerRow: $0.paddedWidthInBlocks, blockRows: buffered ? $0.paddedHeightInBlocks : $0.v)
+        }
+        header = fileHeader()
+        if !buffered {
+            let specs = standardTables()
+            let scan = JPEGScanSpec(components: Array(layout.components.indices))
+            let walker = scanWalker(scan)
+            writeScanHeader(scan, specs: specs, walker: walker, lastRestart: 0, into: &header)
+            streaming = (JPEGSequentialEncoder(walker: walker), JPEGSymbolWriter(writer: JPEGBitWriter(), tables: specs))
+        }
+    }
+
+    /// Encodes whole rows: `pixels` holds a multiple of width × components bytes.
+    public mutating func write(rows pixels: UnsafeBufferPointer<UInt8>) throws(JPEGEncoderError) {
+        let rowBytes = layout.width * preprocessor.inputStride
+        guard !finished, pixels.count % rowBytes == 0, rowsWritten + pixels.count / rowBytes <= layout.height,
+              let base = pixels.baseAddress else {
+            if pixels.isEmpty && !finished { return }
+            throw .invalidRows
+        }
+        for r in 0..<(pixels.count / rowBytes) {
+            preprocessor.add(row: base + r * rowBytes)
+            rowsWritten += 1
+            if preprocessor.isFull || rowsWritten == layout.height { completeMCURow() }
+        }
+    }
+
+    /// The bytes of the file made so far and not yet taken.
+    public mutating func takeOutput() -> [UInt8] {
+        var bytes = header
+        header.removeAll(keepingCapacity: true)
+        if streaming != nil { bytes += streaming!.sink.writer.take() }
+        return bytes
+    }
+
+    /// Ends the file; returns the bytes not yet taken.
+    public mutating func finish() throws(JPEGEncoderError) -> [UInt8] {
+        guard !finished else { return [] }
+        guard rowsWritten == layout.height else { throw .missingRows }
+        finished = true
+        if streaming != nil {
+            streaming!.sink.writer.flush()
+        } else if settings.progressive {
+            writeProgressive()
+        } else {
+            writeOptimizedSequential()
+        }
+        var bytes = takeOutput()
+        JPEGMarkerWriter.marker(JPEGMarker.eoi, into: &bytes)
+        return bytes
+    }
+
+    private mutating func completeMCURow() {
+        preprocessor.finishMCURow()
+        if streaming != nil {
+            for c in planes.indices { planes[c].firstBlockRow = mcuRow * layout.components[c].v }
+        }
+        transform.transform(preprocessor, mcuRow: mcuRow, into: &planes)
+        if var (encoder, sink) = streaming {
+            streaming = nil
+            encoder.encode(planes: planes, iMCURows: mcuRow..<(mcuRow + 1), into: &sink)
+            streaming = (encoder, sink)
+        }
+        mcuRow += 1
+    }
+}
