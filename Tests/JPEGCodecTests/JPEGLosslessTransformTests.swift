@@ -11,11 +11,13 @@ struct JPEGLosslessTransformTests {
         var width: Int
         var height: Int
         var sampling: [(h: Int, v: Int)]
-        var planes: [JPEGCoefficientPlane]
+        /// Exactly the blocks that hold samples (no MCU padding).
+        var planes: [JPEGSourcePlane]
 
         static func == (a: Image, b: Image) -> Bool {
-            a.width == b.width && a.height == b.height && a.planes == b.planes
-                && a.sampling.map(\.h) == b.sampling.map(\.h) && a.sampling.map(\.v) == b.sampling.map(\.v)
+            a.width == b.width && a.height == b.height && a.sampling.map(\.h) == b.sampling.map(\.h)
+                && a.sampling.map(\.v) == b.sampling.map(\.v)
+                && a.planes.map(\.coefficients) == b.planes.map(\.coefficients) && a.planes.map(\.blocksWide) == b.planes.map(\.blocksWide)
         }
 
         /// Random coefficients, the blocks exactly ⌈size⌉ as a transcode writes them.
@@ -24,20 +26,26 @@ struct JPEGLosslessTransformTests {
             let maxH = sampling.map(\.h).max() ?? 1, maxV = sampling.map(\.v).max() ?? 1
             let planes = sampling.map { s in
                 let w = (width * s.h + 8 * maxH - 1) / (8 * maxH), h = (height * s.v + 8 * maxV - 1) / (8 * maxV)
-                var p = JPEGCoefficientPlane(blocksWide: w, blocksHigh: h)
-                for i in p.coefficients.indices {
+                var coefficients = [Int16](repeating: 0, count: w * h * 64)
+                for i in coefficients.indices {
                     state = state &* 6364136223846793005 &+ 1442695040888963407
-                    p.coefficients[i] = Int16(truncatingIfNeeded: Int(state >> 40) % 2001 - 1000)
+                    coefficients[i] = Int16(truncatingIfNeeded: Int(state >> 40) % 2001 - 1000)
                 }
-                return p
+                return JPEGSourcePlane(blocksWide: w, blocksHigh: h, coefficients: coefficients)
             }
             return Image(width: width, height: height, sampling: sampling, planes: planes)
         }
 
         func applying(_ t: JPEGLosslessTransform, trim: Bool = false) -> Image {
             let g = JPEGTransformGeometry(width: width, height: height, sampling: sampling, transform: t, trim: trim)
-            return Image(width: g.outputWidth, height: g.outputHeight, sampling: g.sampling,
-                         planes: planes.indices.map { g.apply(planes[$0], component: $0) })
+            let out = planes.indices.map { c in
+                let padded = g.apply(planes[c], component: c)
+                let real = (0..<g.blocksHigh[c]).flatMap { y in
+                    padded.coefficients[(y * padded.blocksPerRow * 64)..<((y * padded.blocksPerRow + g.blocksWide[c]) * 64)]
+                }
+                return JPEGSourcePlane(blocksWide: g.blocksWide[c], blocksHigh: g.blocksHigh[c], coefficients: real)
+            }
+            return Image(width: g.outputWidth, height: g.outputHeight, sampling: g.sampling, planes: out)
         }
     }
 
@@ -88,6 +96,12 @@ struct JPEGLosslessTransformTests {
         #expect(block(f, 0) == mirrored)
         let trimmed = a.applying(.flipHorizontal, trim: true)
         #expect(trimmed.width == 16 && trimmed.planes[0].blocksWide == 2)
+        // The padded output's dummy blocks are zero with the DC of the block before them.
+        let g = JPEGTransformGeometry(width: 37, height: 21, sampling: [(2, 2), (1, 1), (1, 1)], transform: .rotate90, trim: false)
+        let b = Image.random(width: 37, height: 21, sampling: [(2, 2), (1, 1), (1, 1)], seed: 8)
+        let luma = g.apply(b.planes[0], component: 0)
+        #expect(luma.blocksPerRow == 4 && luma.blockRows == 6 && g.blocksWide[0] == 3 && g.blocksHigh[0] == 5)
+        #expect(Array(luma.coefficients[(3 * 64)..<(4 * 64)]) == [luma.coefficients[2 * 64]] + [Int16](repeating: 0, count: 63))
     }
 
     /// Flips and half turns are exact in pixels too (the ISLOW inverse DCT is symmetric under

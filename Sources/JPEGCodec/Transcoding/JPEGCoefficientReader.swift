@@ -10,7 +10,7 @@ struct JPEGSourceImage {
     /// The quantization tables in the four slots when the file ended, natural order
     /// (libjpeg's `quant_tbl_ptrs`, which `jpeg_copy_critical_parameters` copies).
     let quantizationTables: [[UInt16]?]
-    var planes: [JPEGCoefficientPlane]
+    let planes: [JPEGSourcePlane]
     /// The EXIF orientation (1–8) of the first EXIF APP1, 1 without one.
     let orientation: Int
 
@@ -45,17 +45,8 @@ struct JPEGSourceImage {
             _ = decoder.decode(input, into: &coefficients, until: decoder.mcuCount)
         }
         planes = frame.components.indices.map { c in
-            JPEGCoefficientPlane(blocksWide: coefficients.grid.blocksPerLine[c], blocksHigh: coefficients.grid.blockRows[c],
-                                 unchecked: coefficients.storage[c])
+            JPEGSourcePlane(blocksWide: coefficients.grid.blocksPerLine[c], blocksHigh: coefficients.grid.blockRows[c],
+                            coefficients: coefficients.storage[c])
         }
-    }
-}
-
-extension JPEGCoefficientPlane {
-    /// A plane over storage the caller has sized.
-    init(blocksWide: Int, blocksHigh: Int, unchecked coefficients: [Int16]) {
-        self.blocksWide = blocksWide
-        self.blocksHigh = blocksHigh
-        self.coefficients = coefficients
     }
 }

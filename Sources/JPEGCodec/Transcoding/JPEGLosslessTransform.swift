@@ -38,6 +38,14 @@ public enum JPEGLosslessTransform: Sendable, Equatable, CaseIterable {
     var mirrorsY: Bool { [.flipVertical, .rotate270, .rotate180, .transverse].contains(self) }
 }
 
+/// One component's blocks as the decoder holds them: `blocksWide × blocksHigh` blocks of 64
+/// coefficients in natural order, row by row (padded to the source's whole MCUs).
+struct JPEGSourcePlane {
+    let blocksWide: Int
+    let blocksHigh: Int
+    let coefficients: [Int16]
+}
+
 /// Where each output block of a transform comes from: the sizes `transupp.c` computes for the
 /// output (`jtransform_request_workspace`, with `-trim`'s `trim_right_edge`/`trim_bottom_edge`)
 /// and the mirrorable extent of each component (`MCU_cols · h`, `MCU_rows · v`).
@@ -81,11 +89,20 @@ struct JPEGTransformGeometry {
         mirrorHigh = sampling.map { mcuRows * $0.v }
     }
 
+    /// Output MCUs per row and MCU rows (A.2.4).
+    var mcusPerRow: Int { (outputWidth + 8 * outMaxH - 1) / (8 * outMaxH) }
+    var mcuRows: Int { (outputHeight + 8 * outMaxV - 1) / (8 * outMaxV) }
+    private var outMaxH: Int { sampling.map(\.h).max() ?? 1 }
+    private var outMaxV: Int { sampling.map(\.v).max() ?? 1 }
+
     /// Transforms component `c`'s blocks: each output block is the source block it comes from,
-    /// transposed and negated as `transupp.c` does. Source blocks outside `source` read as zero.
-    func apply(_ source: JPEGCoefficientPlane, component c: Int) -> JPEGCoefficientPlane {
+    /// transposed and negated as `transupp.c` does; the output is padded to whole MCUs with
+    /// libjpeg's dummy blocks. Source blocks outside `source` read as zero.
+    func apply(_ source: JPEGSourcePlane, component c: Int) -> JPEGCoefficientPlane {
         let wide = blocksWide[c], high = blocksHigh[c]
-        var out = JPEGCoefficientPlane(blocksWide: wide, blocksHigh: high)
+        let (h, v) = sampling[c]
+        var out = JPEGCoefficientPlane(blocksPerRow: mcusPerRow * h, blockRows: mcuRows * v)
+        let stride = out.blocksPerRow
         let cw = mirrorWide[c], ch = mirrorHigh[c]
         let t = transform.transposes
         source.coefficients.withUnsafeBufferPointer { src in
@@ -98,14 +115,15 @@ struct JPEGTransformGeometry {
                         let sx = t ? oy : ox, sy = t ? ox : oy
                         // Mirroring output x negates odd output columns: source rows when transposed.
                         let negateRows = t ? mx : my, negateColumns = t ? my : mx
-                        let d = dst.baseAddress! + (y &* wide &+ x) &* 64
                         guard sx < source.blocksWide, sy < source.blocksHigh else { continue }
-                        Self.copyBlock(src.baseAddress! + source.offset(x: sx, y: sy), to: d, transpose: t,
+                        Self.copyBlock(src.baseAddress! + (sy &* source.blocksWide &+ sx) &* 64,
+                                       to: dst.baseAddress! + (y &* stride &+ x) &* 64, transpose: t,
                                        negateOddRows: negateRows, negateOddColumns: negateColumns)
                     }
                 }
             }
         }
+        out.fillDummyBlocks(blockRows: 0..<out.blockRows, realWidth: wide, realHeight: high, h: h)
         return out
     }
 

@@ -56,14 +56,7 @@ struct JPEGTranscodeHeader {
         for c in frame.components where !sent.contains(c.quantizationTable) {
             sent.append(c.quantizationTable)
             let table = quantization[c.quantizationTable] ?? [UInt16](repeating: 1, count: 64)
-            let sixteen = table.contains { $0 > 255 }
-            wide = wide || sixteen
-            var p: [UInt8] = [UInt8((sixteen ? 16 : 0) + c.quantizationTable)]
-            for k in 0..<64 {
-                let q = table[naturalOrder[k]]
-                p += sixteen ? [UInt8(q >> 8), UInt8(q & 0xFF)] : [UInt8(q & 0xFF)]
-            }
-            out += Self.segment(JPEGMarker.dqt, p)
+            wide = JPEGMarkerWriter.quantizationTable(c.quantizationTable, table, into: &out) || wide
         }
         let code = progressive ? JPEGMarker.sof2 : wide ? JPEGMarker.sof1 : JPEGMarker.sof0
         var p: [UInt8] = [8] + Self.u16(output.height) + Self.u16(output.width) + [UInt8(frame.components.count)]
@@ -71,11 +64,6 @@ struct JPEGTranscodeHeader {
             p += [c.identifier, UInt8(output.sampling[i].h << 4 | output.sampling[i].v), UInt8(c.quantizationTable)]
         }
         return out + Self.segment(code, p)
-    }
-
-    /// A DHT segment holding one table (`emit_dht`).
-    static func huffmanSegment(_ spec: JPEGHuffmanSpec, isAC: Bool, index: Int) -> [UInt8] {
-        segment(JPEGMarker.dht, [UInt8((isAC ? 16 : 0) + index)] + spec.counts.map { UInt8(truncatingIfNeeded: $0) } + spec.symbols)
     }
 
     /// SOS (`emit_sos`): table selectors 0 where the scan uses no table.

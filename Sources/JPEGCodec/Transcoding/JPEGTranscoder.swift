@@ -51,57 +51,105 @@ public enum JPEGTranscoder {
         }
         if options.upright { markers.resetOrientation() }
         let header = JPEGTranscodeHeader(colorSpace: source.colorSpace, markers: markers)
-        let output = JPEGOutputFrame(width: geometry.outputWidth, height: geometry.outputHeight, sampling: geometry.sampling,
-                                     huffmanTables: header.huffmanTables(componentCount: frame.components.count),
-                                     planes: planes)
+        guard fitsHuffmanCoding(planes) else { throw .invalidData("JPEG coefficient is out of range for Huffman coding") }
+        let output = JPEGOutputFrame(width: geometry.outputWidth, height: geometry.outputHeight, progressive: options.progressive,
+                                     sampling: geometry.sampling, huffmanTables: header.huffmanTables(componentCount: frame.components.count),
+                                     blocksWide: geometry.blocksWide, blocksHigh: geometry.blocksHigh,
+                                     mcusPerRow: geometry.mcusPerRow, mcuRows: geometry.mcuRows, planes: planes)
         var out = header.fileHeader()
         out += header.frameHeader(frame: frame, output: output, quantization: quantization, progressive: options.progressive)
         let scans = options.progressive
             ? JPEGTranscodeHeader.progressiveScript(componentCount: frame.components.count, colorSpace: source.colorSpace)
-            : [JPEGScanSpec(components: Array(frame.components.indices), ss: 0, se: 63, ah: 0, al: 0)]
+            : [JPEGScanSpec(components: Array(frame.components.indices))]
         for scan in scans {
-            try writeScan(scan, of: output, ids: frame.components.map(\.identifier),
+            writeScan(scan, of: output, ids: frame.components.map(\.identifier),
                           optimized: options.optimize || options.progressive, into: &out)
         }
-        out += [0xFF, JPEGMarker.eoi]
+        JPEGMarkerWriter.marker(JPEGMarker.eoi, into: &out)
         return out
     }
 
     /// Writes one scan: its DHT segments (optimized tables from a counting pass, or Annex K's),
-    /// SOS, and the entropy-coded data.
+    /// SOS, and the entropy-coded data (the encoder's `JPEGSequentialEncoder` and
+    /// `JPEGProgressiveEncoder`, as for `cjpeg`).
     private static func writeScan(_ scan: JPEGScanSpec, of frame: JPEGOutputFrame, ids: [UInt8], optimized: Bool,
-                                  into out: inout [UInt8]) throws(DecodingError) {
+                                  into out: inout [UInt8]) {
+        let components = scan.components.map { c in
+            JPEGScanComponent(index: c, h: frame.sampling[c].h, v: frame.sampling[c].v,
+                              widthInBlocks: frame.blocksWide[c], heightInBlocks: frame.blocksHigh[c],
+                              dcSlot: JPEGHuffmanFrequencies.slot(isAC: false, index: frame.huffmanTables[c]),
+                              acSlot: JPEGHuffmanFrequencies.slot(isAC: true, index: frame.huffmanTables[c]))
+        }
+        let walker = JPEGScanWalker(components: components, frameMCUsPerRow: frame.mcusPerRow, restart: nil)
+        let sequential = !frame.progressive
         var used: [Int] = []
-        for c in scan.components {
-            let t = frame.huffmanTables[c]
-            if scan.ss == 0 && scan.ah == 0 && !used.contains(t) { used.append(t) }
-            if scan.se != 0 && !used.contains(4 + t) { used.append(4 + t) }
+        for c in components {
+            if scan.ss == 0 && scan.ah == 0 && !used.contains(c.dcSlot) { used.append(c.dcSlot) }
+            if scan.se != 0 && !used.contains(c.acSlot) { used.append(c.acSlot) }
         }
-        var specs = [JPEGHuffmanSpec?](repeating: nil, count: 8)
+        var specs: [Int: JPEGHuffmanSpec] = [:]
         if optimized {
-            var counter = JPEGScanEncoder(sink: JPEGSymbolCounter(), scan: scan, tables: frame.huffmanTables)
-            counter.encode(frame)
-            guard !counter.overflow else { throw .invalidData("JPEG coefficient is out of range for Huffman coding") }
-            for t in used { specs[t] = JPEGHuffmanEncoding.optimalTable(counter.sink.frequencies(t)) }
+            var counter = JPEGSymbolCounter()
+            encode(scan, walker: walker, sequential: sequential, planes: frame.planes, mcuRows: frame.mcuRows, into: &counter)
+            for slot in used { specs[slot] = counter.frequencies.optimalTable(slot: slot) }
         } else {
-            for t in used { specs[t] = JPEGStandardTables.spec(isAC: t >= 4, index: t & 3) }
+            for slot in used { specs[slot] = JPEGStandardTables.spec(isAC: slot >= 4, index: slot & 3) }
         }
-        for t in used {
-            guard let spec = specs[t] else { throw .invalidData("JPEG transcode has no Huffman table") }
-            out += JPEGTranscodeHeader.huffmanSegment(spec, isAC: t >= 4, index: t & 3)
+        for slot in used {
+            if let spec = specs[slot] { JPEGMarkerWriter.huffmanTable(isAC: slot >= 4, slot & 3, spec, into: &out) }
         }
         out += JPEGTranscodeHeader.scanHeader(scan, ids: ids, tables: frame.huffmanTables)
-        let codes = specs.map { $0.map(JPEGHuffmanEncoding.codes) }
         var held: [UInt8] = []
         swap(&held, &out)
-        var encoder = JPEGScanEncoder(sink: JPEGSymbolWriter(writer: JPEGBitWriter(appendingTo: held), tables: codes),
-                                      scan: scan, tables: frame.huffmanTables)
-        held = []
-        encoder.encode(frame)
-        guard !encoder.overflow, !encoder.sink.missingCode else {
-            throw .invalidData("JPEG coefficient is out of range for Huffman coding")
-        }
-        encoder.sink.writer.flush()
-        swap(&out, &encoder.sink.writer.bytes)
+        var writer = JPEGBitWriter()
+        swap(&writer.bytes, &held)
+        var sink = JPEGSymbolWriter(writer: writer, tables: specs)
+        encode(scan, walker: walker, sequential: sequential, planes: frame.planes, mcuRows: frame.mcuRows, into: &sink)
+        sink.writer.flush()
+        swap(&out, &sink.writer.bytes)
     }
+
+    private static func encode<Sink: JPEGEntropySink>(_ scan: JPEGScanSpec, walker: JPEGScanWalker, sequential: Bool,
+                                                      planes: [JPEGCoefficientPlane], mcuRows: Int, into sink: inout Sink) {
+        if sequential {
+            var encoder = JPEGSequentialEncoder(walker: walker)
+            encoder.encode(planes: planes, iMCURows: 0..<mcuRows, into: &sink)
+        } else {
+            var encoder = JPEGProgressiveEncoder(walker: walker, scan: scan)
+            encoder.encode(planes: planes, iMCURows: 0..<mcuRows, into: &sink)
+        }
+    }
+
+    /// Whether every coefficient fits the Huffman code's size categories: AC magnitudes below
+    /// 1024 (`MAX_COEF_BITS`, which libjpeg checks, `JERR_BAD_DCT_COEF`), DC magnitudes below
+    /// 2048 (the 8-bit DC range).
+    static func fitsHuffmanCoding(_ planes: [JPEGCoefficientPlane]) -> Bool {
+        planes.allSatisfy { plane in
+            plane.coefficients.withUnsafeBufferPointer { p in
+                var ac: UInt16 = 0, dc: UInt16 = 0
+                var i = 0
+                while i < p.count {
+                    dc = max(dc, p[i].magnitude)
+                    for k in 1..<64 { ac = max(ac, p[i &+ k].magnitude) }
+                    i &+= 64
+                }
+                return ac < 1024 && dc < 2048
+            }
+        }
+    }
+}
+
+/// The frame a transcode writes: size, per component its sampling, Huffman table number, real
+/// blocks, and planes padded to whole MCUs.
+struct JPEGOutputFrame {
+    let width: Int
+    let height: Int
+    let progressive: Bool
+    let sampling: [(h: Int, v: Int)]
+    let huffmanTables: [Int]
+    let blocksWide: [Int]
+    let blocksHigh: [Int]
+    let mcusPerRow: Int
+    let mcuRows: Int
+    let planes: [JPEGCoefficientPlane]
 }
