@@ -10,7 +10,7 @@ struct JPEGSourceImage {
     /// The quantization tables in the four slots when the file ended, natural order
     /// (libjpeg's `quant_tbl_ptrs`, which `jpeg_copy_critical_parameters` copies).
     let quantizationTables: [[UInt16]?]
-    let planes: [JPEGSourcePlane]
+    var planes: [JPEGSourcePlane]
     /// The EXIF orientation (1–8) of the first EXIF APP1, 1 without one.
     let orientation: Int
 

@@ -132,6 +132,10 @@ struct JPEGTransformGeometry {
     @inline(__always)
     static func copyBlock(_ s: UnsafePointer<Int16>, to d: UnsafeMutablePointer<Int16>, transpose: Bool,
                           negateOddRows: Bool, negateOddColumns: Bool) {
+        if !transpose && !negateOddRows && !negateOddColumns {
+            d.update(from: s, count: 64)
+            return
+        }
         for i in 0..<8 {
             let rowSign = negateOddRows && i & 1 == 1
             for j in 0..<8 {

@@ -31,7 +31,7 @@ public enum JPEGTranscoder {
         guard !options.upright || options.transform == .none else {
             throw .invalidRequest("JPEG upright transcoding takes no other transform")
         }
-        let source = try JPEGSourceImage(bytes, limits: options.limits)
+        var source = try JPEGSourceImage(bytes, limits: options.limits)
         var markers = JPEGSavedMarkers(bytes, copy: options.copy)
         let frame = source.frame
         let transform = options.upright ? JPEGLosslessTransform.upright(orientation: source.orientation) : options.transform
@@ -41,7 +41,12 @@ public enum JPEGTranscoder {
         guard geometry.outputWidth <= 65535, geometry.outputHeight <= 65535 else {
             throw .invalidRequest("JPEG transcode output is larger than 65535 pixels")
         }
-        let planes = frame.components.indices.map { geometry.apply(source.planes[$0], component: $0) }
+        // Each source plane is let go once transformed, so that the image is held about once.
+        var planes: [JPEGCoefficientPlane] = []
+        for c in frame.components.indices {
+            planes.append(geometry.apply(source.planes[c], component: c))
+            source.planes[c] = JPEGSourcePlane(blocksWide: 0, blocksHigh: 0, coefficients: [])
+        }
         var quantization = source.quantizationTables
         if transform.transposes {
             quantization = quantization.map { $0.map { t in (0..<64).map { t[($0 & 7) * 8 + $0 >> 3] } } }
@@ -62,7 +67,7 @@ public enum JPEGTranscoder {
             ? JPEGTranscodeHeader.progressiveScript(componentCount: frame.components.count, colorSpace: source.colorSpace)
             : [JPEGScanSpec(components: Array(frame.components.indices))]
         for scan in scans {
-            writeScan(scan, of: output, ids: frame.components.map(\.identifier),
+            try writeScan(scan, of: output, ids: frame.components.map(\.identifier),
                           optimized: options.optimize || options.progressive, into: &out)
         }
         JPEGMarkerWriter.marker(JPEGMarker.eoi, into: &out)
@@ -73,7 +78,7 @@ public enum JPEGTranscoder {
     /// SOS, and the entropy-coded data (the encoder's `JPEGSequentialEncoder` and
     /// `JPEGProgressiveEncoder`, as for `cjpeg`).
     private static func writeScan(_ scan: JPEGScanSpec, of frame: JPEGOutputFrame, ids: [UInt8], optimized: Bool,
-                                  into out: inout [UInt8]) {
+                                  into out: inout [UInt8]) throws(DecodingError) {
         let components = scan.components.map { c in
             JPEGScanComponent(index: c, h: frame.sampling[c].h, v: frame.sampling[c].v,
                               widthInBlocks: frame.blocksWide[c], heightInBlocks: frame.blocksHigh[c],
@@ -91,7 +96,13 @@ public enum JPEGTranscoder {
         if optimized {
             var counter = JPEGSymbolCounter()
             encode(scan, walker: walker, sequential: sequential, planes: frame.planes, mcuRows: frame.mcuRows, into: &counter)
-            for slot in used { specs[slot] = counter.frequencies.optimalTable(slot: slot) }
+            // libjpeg's gather passes refuse a DC difference over 11 bits or an AC value over 10.
+            for slot in used {
+                let counts = counter.frequencies.counts[(slot * 257)..<(slot * 257 + 256)]
+                let tooWide = counts.indices.contains { counts[$0] > 0 && (slot < 4 ? $0 - slot * 257 > 11 : ($0 - slot * 257) & 15 > 10) }
+                guard !tooWide else { throw .invalidData("JPEG coefficient is out of range for Huffman coding") }
+                specs[slot] = counter.frequencies.optimalTable(slot: slot)
+            }
         } else {
             for slot in used { specs[slot] = JPEGStandardTables.spec(isAC: slot >= 4, index: slot & 3) }
         }
@@ -120,20 +131,19 @@ public enum JPEGTranscoder {
         }
     }
 
-    /// Whether every coefficient fits the Huffman code's size categories: AC magnitudes below
-    /// 1024 (`MAX_COEF_BITS`, which libjpeg checks, `JERR_BAD_DCT_COEF`), DC magnitudes below
-    /// 2048 (the 8-bit DC range).
+    /// Whether every AC coefficient's size category is below 16, so that its run/size symbol is
+    /// one of the 256 (a magnitude of 32768, which only corrupt data gives, is refused; libjpeg
+    /// would index past its code table). Larger categories than the code has are written as
+    /// libjpeg writes them without optimization: a code of length zero, then the bits.
     static func fitsHuffmanCoding(_ planes: [JPEGCoefficientPlane]) -> Bool {
         planes.allSatisfy { plane in
             plane.coefficients.withUnsafeBufferPointer { p in
-                var ac: UInt16 = 0, dc: UInt16 = 0
                 var i = 0
                 while i < p.count {
-                    dc = max(dc, p[i].magnitude)
-                    for k in 1..<64 { ac = max(ac, p[i &+ k].magnitude) }
+                    for k in 1..<64 where p[i &+ k] == Int16.min { return false }
                     i &+= 64
                 }
-                return ac < 1024 && dc < 2048
+                return true
             }
         }
     }
