@@ -70,71 +70,119 @@ struct JPEGProgressiveEncoder {
         pending.removeAll(keepingCapacity: true)
     }
 
+    /// `encode_mcu_AC_first`: the band's magnitudes shifted right by Al, found through a mask of
+    /// the non-zero ones (as libjpeg-turbo's `zerobits`), zero runs over 15 as ZRL, the trailing
+    /// zeros counted into the EOB run.
     private mutating func acFirst<Sink: JPEGEntropySink>(_ block: UnsafePointer<Int16>, slot: Int, into sink: inout Sink) {
-        let al = Int32(scan.al)
-        var run = 0
-        for k in scan.ss...scan.se {
-            let value = Int32(block[zigzagToNatural[k]])
-            let magnitude = (value < 0 ? 0 &- value : value) >> al
-            if magnitude == 0 {
-                run += 1
-                continue
+        let al = Int32(scan.al), ss = scan.ss, count = scan.se - scan.ss + 1
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 128) { values in
+            var mask: UInt64 = 0
+            zigzagToNatural.withUnsafeBufferPointer { zigzag in
+                for i in 0..<count {
+                    let value = Int32(block[zigzag[ss &+ i]])
+                    if value == 0 { continue }
+                    let magnitude = (value < 0 ? 0 &- value : value) &>> al
+                    if magnitude == 0 { continue }
+                    values[i] = UInt32(bitPattern: magnitude)
+                    values[64 &+ i] = UInt32(bitPattern: value < 0 ? ~magnitude : magnitude)
+                    mask |= 1 &<< UInt64(i)
+                }
             }
-            emitEOBRun(slot: slot, into: &sink)
-            while run > 15 {
-                sink.symbol(slot, 0xF0, extra: 0, extraLength: 0)
-                run -= 16
+            if mask != 0 { emitEOBRun(slot: slot, into: &sink) }
+            var next = 0
+            while mask != 0 {
+                let zeros = mask.trailingZeroBitCount
+                var run = zeros
+                let i = next &+ zeros
+                while run > 15 {
+                    sink.symbol(slot, 0xF0, extra: 0, extraLength: 0)
+                    run &-= 16
+                }
+                let bits = 32 &- values[i].leadingZeroBitCount
+                sink.symbol(slot, run &<< 4 &+ bits, extra: values[64 &+ i], extraLength: bits)
+                next = i &+ 1
+                mask = zeros == 63 ? 0 : mask &>> UInt64(zeros &+ 1)
             }
-            let bits = JPEGSequentialEncoder.category(magnitude)
-            let extra = UInt32(bitPattern: value < 0 ? ~magnitude : magnitude)
-            sink.symbol(slot, run << 4 + bits, extra: extra, extraLength: bits)
-            run = 0
-        }
-        if run > 0 {
-            eobRun += 1
-            if eobRun == 0x7FFF { emitEOBRun(slot: slot, into: &sink) }
+            if next < count {
+                eobRun &+= 1
+                if eobRun == 0x7FFF { emitEOBRun(slot: slot, into: &sink) }
+            }
         }
     }
 
+    /// `encode_mcu_AC_refine`: coefficients that become non-zero in this scan are coded as
+    /// run/size 1 with a sign bit; those already non-zero give a correction bit, buffered until
+    /// the next symbol; ZRL only up to the last newly non-zero one (EOB), whose position a first
+    /// pass finds, with the mask of every non-zero magnitude.
     private mutating func acRefine<Sink: JPEGEntropySink>(_ block: UnsafePointer<Int16>, slot: Int, into sink: inout Sink) {
-        let al = Int32(scan.al)
-        var magnitudes = [Int32](repeating: 0, count: 64)
-        var lastNew = 0
-        for k in scan.ss...scan.se {
-            let value = Int32(block[zigzagToNatural[k]])
-            magnitudes[k] = (value < 0 ? 0 &- value : value) >> al
-            if magnitudes[k] == 1 { lastNew = k }
-        }
-        var run = 0
-        var corrections: [UInt8] = []
-        for k in scan.ss...scan.se {
-            let magnitude = magnitudes[k]
-            if magnitude == 0 {
-                run += 1
-                continue
+        let al = Int32(scan.al), ss = scan.ss, count = scan.se - scan.ss + 1
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { magnitudes in
+            var mask: UInt64 = 0, signs: UInt64 = 0
+            var lastNew = -1
+            zigzagToNatural.withUnsafeBufferPointer { zigzag in
+                for i in 0..<count {
+                    let value = Int32(block[zigzag[ss &+ i]])
+                    let magnitude = (value < 0 ? 0 &- value : value) &>> al
+                    magnitudes[i] = magnitude
+                    if magnitude != 0 {
+                        mask |= 1 &<< UInt64(i)
+                        if value >= 0 { signs |= 1 &<< UInt64(i) }
+                        if magnitude == 1 { lastNew = i }
+                    }
+                }
             }
-            while run > 15 && k <= lastNew {
+            // This block's correction bits, oldest in the highest position.
+            var corrections: UInt64 = 0, correctionCount = 0
+            var run = 0, next = 0
+            while mask != 0 {
+                let zeros = mask.trailingZeroBitCount
+                let i = next &+ zeros
+                run &+= zeros
+                next = i &+ 1
+                mask = zeros == 63 ? 0 : mask &>> UInt64(zeros &+ 1)
+                while run > 15 && i <= lastNew {
+                    emitEOBRun(slot: slot, into: &sink)
+                    sink.symbol(slot, 0xF0, extra: 0, extraLength: 0)
+                    run &-= 16
+                    Self.emit(corrections, correctionCount, into: &sink)
+                    corrections = 0
+                    correctionCount = 0
+                }
+                let magnitude = magnitudes[i]
+                if magnitude > 1 {
+                    corrections = corrections &<< 1 | UInt64(magnitude & 1)
+                    correctionCount &+= 1
+                    continue
+                }
                 emitEOBRun(slot: slot, into: &sink)
-                sink.symbol(slot, 0xF0, extra: 0, extraLength: 0)
-                run -= 16
-                if Sink.writes { for bit in corrections { sink.bits(UInt32(bit), 1) } }
-                corrections.removeAll(keepingCapacity: true)
+                sink.symbol(slot, run &<< 4 &+ 1, extra: UInt32(truncatingIfNeeded: signs &>> UInt64(i)) & 1, extraLength: 1)
+                Self.emit(corrections, correctionCount, into: &sink)
+                corrections = 0
+                correctionCount = 0
+                run = 0
             }
-            if magnitude > 1 {
-                corrections.append(UInt8(magnitude & 1))
-                continue
+            run &+= count &- next
+            if run > 0 || correctionCount > 0 {
+                eobRun &+= 1
+                var k = correctionCount
+                while k > 0 {
+                    k &-= 1
+                    pending.append(UInt8(truncatingIfNeeded: corrections &>> UInt64(k)) & 1)
+                }
+                if eobRun == 0x7FFF || pending.count > Self.maxPendingBits { emitEOBRun(slot: slot, into: &sink) }
             }
-            emitEOBRun(slot: slot, into: &sink)
-            sink.symbol(slot, run << 4 + 1, extra: 0, extraLength: 0)
-            sink.bits(block[zigzagToNatural[k]] < 0 ? 0 : 1, 1)
-            if Sink.writes { for bit in corrections { sink.bits(UInt32(bit), 1) } }
-            corrections.removeAll(keepingCapacity: true)
-            run = 0
         }
-        if run > 0 || !corrections.isEmpty {
-            eobRun += 1
-            pending += corrections
-            if eobRun == 0x7FFF || pending.count > Self.maxPendingBits { emitEOBRun(slot: slot, into: &sink) }
+    }
+
+    /// Writes `count` buffered correction bits (at most 63, oldest highest).
+    @inline(__always)
+    private static func emit<Sink: JPEGEntropySink>(_ bits: UInt64, _ count: Int, into sink: inout Sink) {
+        guard Sink.writes, count > 0 else { return }
+        if count > 32 {
+            sink.bits(UInt32(truncatingIfNeeded: bits &>> UInt64(32)), count &- 32)
+            sink.bits(UInt32(truncatingIfNeeded: bits), 32)
+        } else {
+            sink.bits(UInt32(truncatingIfNeeded: bits) & (UInt32.max &>> UInt32(32 &- count)), count)
         }
     }
 }
