@@ -39,7 +39,8 @@ struct JPEGLosslessTransformTests {
         func applying(_ t: JPEGLosslessTransform, trim: Bool = false) -> Image {
             let g = JPEGTransformGeometry(width: width, height: height, sampling: sampling, transform: t, trim: trim)
             let out = planes.indices.map { c in
-                let padded = g.apply(planes[c], component: c)
+                var source = planes[c]
+                let padded = g.apply(&source, component: c)
                 let real = (0..<g.blocksHigh[c]).flatMap { y in
                     padded.coefficients[(y * padded.blocksPerRow * 64)..<((y * padded.blocksPerRow + g.blocksWide[c]) * 64)]
                 }
@@ -99,9 +100,13 @@ struct JPEGLosslessTransformTests {
         // The padded output's dummy blocks are zero with the DC of the block before them.
         let g = JPEGTransformGeometry(width: 37, height: 21, sampling: [(2, 2), (1, 1), (1, 1)], transform: .rotate90, trim: false)
         let b = Image.random(width: 37, height: 21, sampling: [(2, 2), (1, 1), (1, 1)], seed: 8)
-        let luma = g.apply(b.planes[0], component: 0)
+        var lumaSource = b.planes[0]
+        let luma = g.apply(&lumaSource, component: 0)
         #expect(luma.blocksPerRow == 4 && luma.blockRows == 6 && g.blocksWide[0] == 3 && g.blocksHigh[0] == 5)
-        #expect(Array(luma.coefficients[(3 * 64)..<(4 * 64)]) == [luma.coefficients[2 * 64]] + [Int16](repeating: 0, count: 63))
+        let dummy = Array(luma.coefficients[(3 * 64)..<(4 * 64)])
+        var expected = [Int16](repeating: 0, count: 64)
+        expected[0] = luma.coefficients[2 * 64]
+        #expect(dummy == expected)
     }
 
     /// Flips and half turns are exact in pixels too (the ISLOW inverse DCT is symmetric under

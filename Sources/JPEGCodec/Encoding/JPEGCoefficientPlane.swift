@@ -48,3 +48,16 @@ public struct JPEGCoefficientPlane: Sendable {
         }
     }
 }
+
+extension JPEGCoefficientPlane {
+    /// A plane over `coefficients`, which holds `blocksPerRow · blockRows` blocks (a transcode
+    /// hands over the decoder's blocks, or blocks it has written every one of, without a zeroed
+    /// copy); nil when the count does not match.
+    init?(blocksPerRow: Int, blockRows: Int, coefficients: [Int16]) {
+        guard blocksPerRow >= 0, blockRows >= 0, coefficients.count == blocksPerRow * blockRows * 64 else { return nil }
+        self.blocksPerRow = blocksPerRow
+        self.blockRows = blockRows
+        firstBlockRow = 0
+        self.coefficients = coefficients
+    }
+}

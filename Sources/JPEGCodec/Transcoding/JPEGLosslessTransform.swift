@@ -43,7 +43,7 @@ public enum JPEGLosslessTransform: Sendable, Equatable, CaseIterable {
 struct JPEGSourcePlane {
     let blocksWide: Int
     let blocksHigh: Int
-    let coefficients: [Int16]
+    var coefficients: [Int16]
 }
 
 /// Where each output block of a transform comes from: the sizes `transupp.c` computes for the
@@ -97,16 +97,26 @@ struct JPEGTransformGeometry {
 
     /// Transforms component `c`'s blocks: each output block is the source block it comes from,
     /// transposed and negated as `transupp.c` does; the output is padded to whole MCUs with
-    /// libjpeg's dummy blocks. Source blocks outside `source` read as zero.
-    func apply(_ source: JPEGSourcePlane, component c: Int) -> JPEGCoefficientPlane {
+    /// libjpeg's dummy blocks. Source blocks outside `source` read as zero. Without a transform
+    /// and with the same MCU grid, `source`'s blocks are taken over (it is left empty).
+    func apply(_ source: inout JPEGSourcePlane, component c: Int) -> JPEGCoefficientPlane {
         let wide = blocksWide[c], high = blocksHigh[c]
         let (h, v) = sampling[c]
-        var out = JPEGCoefficientPlane(blocksPerRow: mcusPerRow * h, blockRows: mcuRows * v)
-        let stride = out.blocksPerRow
+        let stride = mcusPerRow * h, rows = mcuRows * v
+        // No transform and the same MCU grid: the decoder's blocks are the output's.
+        if transform == .none, source.blocksWide == stride, source.blocksHigh == rows {
+            var blocks: [Int16] = []
+            swap(&blocks, &source.coefficients)
+            if var out = JPEGCoefficientPlane(blocksPerRow: stride, blockRows: rows, coefficients: blocks) {
+                out.fillDummyBlocks(blockRows: 0..<rows, realWidth: wide, realHeight: high, h: h)
+                return out
+            }
+        }
         let cw = mirrorWide[c], ch = mirrorHigh[c]
         let t = transform.transposes
-        source.coefficients.withUnsafeBufferPointer { src in
-            out.coefficients.withUnsafeMutableBufferPointer { dst in
+        // Every block is written below: the real ones here, the dummies by fillDummyBlocks.
+        let blocks = [Int16](unsafeUninitializedCapacity: stride * rows * 64) { dst, initialized in
+            source.coefficients.withUnsafeBufferPointer { src in
                 for y in 0..<high {
                     for x in 0..<wide {
                         let mx = transform.mirrorsX && x < cw, my = transform.mirrorsY && y < ch
@@ -115,15 +125,22 @@ struct JPEGTransformGeometry {
                         let sx = t ? oy : ox, sy = t ? ox : oy
                         // Mirroring output x negates odd output columns: source rows when transposed.
                         let negateRows = t ? mx : my, negateColumns = t ? my : mx
-                        guard sx < source.blocksWide, sy < source.blocksHigh else { continue }
-                        Self.copyBlock(src.baseAddress! + (sy &* source.blocksWide &+ sx) &* 64,
-                                       to: dst.baseAddress! + (y &* stride &+ x) &* 64, transpose: t,
+                        let d = dst.baseAddress! + (y &* stride &+ x) &* 64
+                        guard sx < source.blocksWide, sy < source.blocksHigh else {
+                            d.initialize(repeating: 0, count: 64)
+                            continue
+                        }
+                        Self.copyBlock(src.baseAddress! + (sy &* source.blocksWide &+ sx) &* 64, to: d, transpose: t,
                                        negateOddRows: negateRows, negateOddColumns: negateColumns)
                     }
                 }
             }
+            initialized = stride * rows * 64
         }
-        out.fillDummyBlocks(blockRows: 0..<out.blockRows, realWidth: wide, realHeight: high, h: h)
+        guard var out = JPEGCoefficientPlane(blocksPerRow: stride, blockRows: rows, coefficients: blocks) else {
+            return JPEGCoefficientPlane(blocksPerRow: stride, blockRows: rows)
+        }
+        out.fillDummyBlocks(blockRows: 0..<rows, realWidth: wide, realHeight: high, h: h)
         return out
     }
 
@@ -133,7 +150,7 @@ struct JPEGTransformGeometry {
     static func copyBlock(_ s: UnsafePointer<Int16>, to d: UnsafeMutablePointer<Int16>, transpose: Bool,
                           negateOddRows: Bool, negateOddColumns: Bool) {
         if !transpose && !negateOddRows && !negateOddColumns {
-            d.update(from: s, count: 64)
+            d.initialize(from: s, count: 64)
             return
         }
         for i in 0..<8 {

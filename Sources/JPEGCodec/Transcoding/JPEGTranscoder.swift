@@ -44,7 +44,7 @@ public enum JPEGTranscoder {
         // Each source plane is let go once transformed, so that the image is held about once.
         var planes: [JPEGCoefficientPlane] = []
         for c in frame.components.indices {
-            planes.append(geometry.apply(source.planes[c], component: c))
+            planes.append(geometry.apply(&source.planes[c], component: c))
             source.planes[c] = JPEGSourcePlane(blocksWide: 0, blocksHigh: 0, coefficients: [])
         }
         var quantization = source.quantizationTables
