@@ -78,14 +78,14 @@ struct JPEGProgressiveEncoder {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 128) { values in
             var mask: UInt64 = 0
             zigzagToNatural.withUnsafeBufferPointer { zigzag in
+                // Branch-free: every position is written, the mask says which count.
                 for i in 0..<count {
                     let value = Int32(block[zigzag[ss &+ i]])
-                    if value == 0 { continue }
-                    let magnitude = (value < 0 ? 0 &- value : value) &>> al
-                    if magnitude == 0 { continue }
+                    let negative = value &>> 31
+                    let magnitude = ((value ^ negative) &- negative) &>> al
                     values[i] = UInt32(bitPattern: magnitude)
-                    values[64 &+ i] = UInt32(bitPattern: value < 0 ? ~magnitude : magnitude)
-                    mask |= 1 &<< UInt64(i)
+                    values[64 &+ i] = UInt32(bitPattern: magnitude ^ negative)
+                    mask |= UInt64(magnitude != 0 ? 1 : 0) &<< UInt64(i)
                 }
             }
             if mask != 0 { emitEOBRun(slot: slot, into: &sink) }
@@ -120,15 +120,16 @@ struct JPEGProgressiveEncoder {
             var mask: UInt64 = 0, signs: UInt64 = 0
             var lastNew = -1
             zigzagToNatural.withUnsafeBufferPointer { zigzag in
+                // Branch-free: the masks and the last newly non-zero position by selects.
                 for i in 0..<count {
                     let value = Int32(block[zigzag[ss &+ i]])
-                    let magnitude = (value < 0 ? 0 &- value : value) &>> al
+                    let negative = value &>> 31
+                    let magnitude = ((value ^ negative) &- negative) &>> al
                     magnitudes[i] = magnitude
-                    if magnitude != 0 {
-                        mask |= 1 &<< UInt64(i)
-                        if value >= 0 { signs |= 1 &<< UInt64(i) }
-                        if magnitude == 1 { lastNew = i }
-                    }
+                    let nonzero = UInt64(magnitude != 0 ? 1 : 0)
+                    mask |= nonzero &<< UInt64(i)
+                    signs |= (nonzero & UInt64(bitPattern: Int64(~negative) & 1)) &<< UInt64(i)
+                    lastNew = magnitude == 1 ? i : lastNew
                 }
             }
             // This block's correction bits, oldest in the highest position.
