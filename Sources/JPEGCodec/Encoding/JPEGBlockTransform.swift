@@ -19,17 +19,19 @@ struct JPEGBlockTransform {
             let realRows = min(comp.v, comp.heightInBlocks - firstRow)
             preprocessor.withSamples(component: c) { samples, rowLength in
                 workspace.withUnsafeMutableBufferPointer { work in
-                    let w = work.baseAddress!
-                    let plane = planes[c]
+                  quantizer.vectors.withUnsafeBufferPointer { vectors in
+                    let w = work.baseAddress!, v = vectors.baseAddress!
+                    let (first, perRow) = (planes[c].firstBlockRow, planes[c].blocksPerRow)
                     planes[c].coefficients.withUnsafeMutableBufferPointer { out in
                         for y in 0..<realRows {
-                            let rowStart = plane.offset(row: firstRow + y, column: 0)
+                            let rowStart = JPEGCoefficientPlane.offset(row: firstRow + y, column: 0, first: first, perRow: perRow)
                             for x in 0..<comp.widthInBlocks {
                                 JPEGForwardDCT.transformBlock(samples + y * 8 * rowLength + x * 8, stride: rowLength, w)
-                                quantizer.quantize(w, out.baseAddress! + rowStart + x * 64)
+                                quantizer.quantizeSIMD(w, out.baseAddress! + rowStart + x * 64, v)
                             }
                         }
                     }
+                  }
                 }
             }
             planes[c].fillDummyBlocks(blockRows: firstRow..<(firstRow + comp.v), realWidth: comp.widthInBlocks,

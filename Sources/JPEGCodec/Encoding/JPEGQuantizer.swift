@@ -8,6 +8,8 @@ struct JPEGQuantizer {
     private(set) var reciprocal: [UInt32]
     private(set) var correction: [UInt32]
     private(set) var shift: [UInt32]
+    /// The same as 24 vectors of 8 lanes: reciprocals, corrections, shifts (for the SIMD twin).
+    private(set) var vectors: [SIMD8<UInt32>]
 
     /// `table`: 64 quantizer values in natural order (1…32767).
     init(table: [UInt16]) {
@@ -19,6 +21,10 @@ struct JPEGQuantizer {
             reciprocal.append(m)
             correction.append(c)
             shift.append(r)
+        }
+        vectors = []
+        for values in [reciprocal, correction, shift] {
+            for i in 0..<8 { vectors.append(SIMD8(values[(i * 8)..<(i * 8 + 8)])) }
         }
     }
 
