@@ -5,19 +5,22 @@ import TestSupport
 import Testing
 
 /// The encoder against cjpeg: every (input, flags) of fixtures-jpeg-encoder.tsv (made by
-/// Conformance/scripts/make_jpeg_encoder_fixtures.py) must give cjpeg's bytes exactly.
+/// Conformance/scripts/make_jpeg_encoder_fixtures.py) must give cjpeg's bytes exactly, and our
+/// decoder must read our file to the pixels djpeg reads from cjpeg's.
 struct JPEGEncoderConformanceTests {
     struct Entry: Sendable, CustomTestStringConvertible {
         let input: String
         let flags: String
         let size: Int
         let sha256: String
+        /// "WxH sha256": djpeg's pixels, canonical hash.
+        let decoded: String
         var testDescription: String { "\(input) \(flags)" }
     }
 
     static let entries: [Entry] = Manifest.rows("fixtures-jpeg-encoder.tsv").compactMap { cols in
-        guard cols.count == 4, let size = Int(cols[2]) else { return nil }
-        return Entry(input: cols[0], flags: cols[1], size: size, sha256: cols[3])
+        guard cols.count == 5, let size = Int(cols[2]) else { return nil }
+        return Entry(input: cols[0], flags: cols[1], size: size, sha256: cols[3], decoded: cols[4])
     }
 
     @Test func manifestIsLoaded() {
@@ -36,8 +39,10 @@ struct JPEGEncoderConformanceTests {
             let bytes = try encodeJPEG(image, settings)
             let same = bytes.count == entry.size && SHA256.hex(bytes) == entry.sha256
             #expect(same, "\(entry.input) \(entry.flags): \(bytes.count) bytes, cjpeg \(entry.size)")
-            let kind = settings.progressive ? "progressive" : settings.optimizeHuffman ? "optimize"
-                : settings.restart != nil ? "restart" : settings.grayscale || image.components == 1 ? "gray" : "baseline"
+            #expect(Decoding.whole(bytes).frames == [entry.decoded], "\(entry.input) \(entry.flags): decoded")
+            var kind = settings.progressive ? "progressive" : settings.optimizeHuffman ? "optimize" : "baseline"
+            if settings.grayscale || image.components == 1 { kind += " gray" }
+            if settings.restart != nil { kind += " restart" }
             exact[kind, default: (0, 0)].0 += same ? 1 : 0
             exact[kind, default: (0, 0)].1 += 1
         }
