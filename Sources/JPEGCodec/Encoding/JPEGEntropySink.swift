@@ -58,12 +58,22 @@ struct JPEGSymbolWriter: JPEGEntropySink {
 
     /// `encode_one_block` with libjpeg-turbo's shortcut: a bit mask of the non-zero AC
     /// coefficients in zigzag order, walked by its set bits, so runs of zeros cost nothing; each
-    /// code and its appended bits go out in one write.
+    /// code and its appended bits go out in one write. The mask is built a block row at a time
+    /// (a row of zeros is one test), each non-zero coefficient setting its zigzag bit.
     @inline(__always)
     mutating func sequentialBlock(_ block: UnsafePointer<Int16>, difference: Int32, dcSlot: Int, acSlot: Int,
                                   zigzag: UnsafePointer<UInt8>) {
         var mask: UInt64 = 0
-        for k in 1..<64 { mask |= UInt64(block[Int(zigzag[k])] != 0 ? 1 : 0) &<< UInt64(k) }
+        let raw = UnsafeRawPointer(block), position = JPEGZigzag.position
+        for row in 0..<8 {
+            let offset = row &* 16
+            if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                | raw.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self) == 0 { continue }
+            for column in 0..<8 where block[row &* 8 &+ column] != 0 {
+                mask |= 1 &<< UInt64(position[row &* 8 &+ column])
+            }
+        }
+        mask &= ~1
         let codes = self.codes
         codes.withUnsafeBufferPointer { c in
             guard let base = c.baseAddress else { return }

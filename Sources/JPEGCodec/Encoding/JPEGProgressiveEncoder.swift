@@ -74,7 +74,7 @@ struct JPEGProgressiveEncoder {
         let al = Int32(scan.al)
         var run = 0
         for k in scan.ss...scan.se {
-            let value = Int32(block[zigzagToNatural[k]])
+            let value = Int32(block[Int(JPEGZigzag.natural[k])])
             let magnitude = (value < 0 ? 0 &- value : value) >> al
             if magnitude == 0 {
                 run += 1
@@ -96,45 +96,63 @@ struct JPEGProgressiveEncoder {
         }
     }
 
+    /// G.1.2.3 for one block, with libjpeg's buffering: the correction bits of this block wait
+    /// at the end of `pending` (from `blockStart`) until a symbol is written; those before
+    /// `blockStart` belong to the EOB run and go out with it.
     private mutating func acRefine<Sink: JPEGEntropySink>(_ block: UnsafePointer<Int16>, slot: Int, into sink: inout Sink) {
-        let al = Int32(scan.al)
-        var magnitudes = [Int32](repeating: 0, count: 64)
+        let al = Int32(scan.al), zigzag = JPEGZigzag.natural
         var lastNew = 0
         for k in scan.ss...scan.se {
-            let value = Int32(block[zigzagToNatural[k]])
-            magnitudes[k] = (value < 0 ? 0 &- value : value) >> al
-            if magnitudes[k] == 1 { lastNew = k }
+            let value = Int32(block[Int(zigzag[k])])
+            if (value < 0 ? 0 &- value : value) >> al == 1 { lastNew = k }
         }
         var run = 0
-        var corrections: [UInt8] = []
+        var blockStart = pending.count
         for k in scan.ss...scan.se {
-            let magnitude = magnitudes[k]
+            let value = Int32(block[Int(zigzag[k])])
+            let magnitude = (value < 0 ? 0 &- value : value) >> al
             if magnitude == 0 {
                 run += 1
                 continue
             }
             while run > 15 && k <= lastNew {
-                emitEOBRun(slot: slot, into: &sink)
+                emitEOBRun(slot: slot, before: blockStart, into: &sink)
                 sink.symbol(slot, 0xF0, extra: 0, extraLength: 0)
                 run -= 16
-                if Sink.writes { for bit in corrections { sink.bits(UInt32(bit), 1) } }
-                corrections.removeAll(keepingCapacity: true)
+                writePending(into: &sink)
+                blockStart = 0
             }
             if magnitude > 1 {
-                corrections.append(UInt8(magnitude & 1))
+                pending.append(UInt8(magnitude & 1))
                 continue
             }
-            emitEOBRun(slot: slot, into: &sink)
+            emitEOBRun(slot: slot, before: blockStart, into: &sink)
             sink.symbol(slot, run << 4 + 1, extra: 0, extraLength: 0)
-            sink.bits(block[zigzagToNatural[k]] < 0 ? 0 : 1, 1)
-            if Sink.writes { for bit in corrections { sink.bits(UInt32(bit), 1) } }
-            corrections.removeAll(keepingCapacity: true)
+            sink.bits(value < 0 ? 0 : 1, 1)
+            writePending(into: &sink)
+            blockStart = 0
             run = 0
         }
-        if run > 0 || !corrections.isEmpty {
+        if run > 0 || pending.count > blockStart {
             eobRun += 1
-            pending += corrections
             if eobRun == 0x7FFF || pending.count > Self.maxPendingBits { emitEOBRun(slot: slot, into: &sink) }
         }
+    }
+
+    /// `emit_eobrun` when this block's correction bits (from `blockStart`) are already in
+    /// `pending`: the run and the bits before them; this block's stay.
+    private mutating func emitEOBRun<Sink: JPEGEntropySink>(slot: Int, before blockStart: Int, into sink: inout Sink) {
+        guard eobRun > 0 else { return }
+        let bits = Int.bitWidth - 1 - eobRun.leadingZeroBitCount
+        sink.symbol(slot, bits << 4, extra: UInt32(eobRun), extraLength: bits)
+        eobRun = 0
+        if Sink.writes { for i in 0..<blockStart { sink.bits(UInt32(pending[i]), 1) } }
+        pending.removeFirst(blockStart)
+    }
+
+    /// Writes every waiting correction bit (this block's, once the older ones went out).
+    private mutating func writePending<Sink: JPEGEntropySink>(into sink: inout Sink) {
+        if Sink.writes { for bit in pending { sink.bits(UInt32(bit), 1) } }
+        pending.removeAll(keepingCapacity: true)
     }
 }

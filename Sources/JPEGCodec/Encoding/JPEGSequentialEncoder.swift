@@ -71,4 +71,11 @@ enum JPEGZigzag {
         for k in 0..<64 { p[k] = UInt8(zigzagToNatural[k]) }
         return UnsafePointer(p)
     }()
+
+    /// The inverse: `position[n]` is the zigzag index of row-major position n.
+    nonisolated(unsafe) static let position: UnsafePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+        for k in 0..<64 { p[zigzagToNatural[k]] = UInt8(k) }
+        return UnsafePointer(p)
+    }()
 }
