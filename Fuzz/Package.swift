@@ -34,6 +34,10 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
         ),
         .executableTarget(
+            name: "FuzzEncode",
+            dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
+        ),
+        .executableTarget(
             name: "FuzzWebP",
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
         ),

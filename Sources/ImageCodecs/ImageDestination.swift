@@ -84,7 +84,7 @@ public final class ImageDestination {
             let seconds = source.properties(at: index)?.unclampedDuration ?? 0
             frames.append(.source(source, index: index, duration: .milliseconds(Int64((seconds * 1000).rounded()))))
         }
-        if sourceLoopCount == nil { sourceLoopCount = properties.loopCount == 1 ? nil : properties.loopCount }
+        if sourceLoopCount == nil, source.count > 1 { sourceLoopCount = properties.loopCount }
         if sourceMetadata == nil { sourceMetadata = ImageMetadata(properties) }
     }
 

@@ -20,7 +20,9 @@ struct APNGFramePlan {
 /// frame i fit the smallest rectangle wins (ties: none, background, previous). Inside the
 /// rectangle, pixels that differ are written as they are; with the OVER blend, pixels that do
 /// not differ are written fully transparent (they compress well and leave the canvas as it is),
-/// which is exact only when every differing pixel is opaque, so OVER is used only then.
+/// which is exact only when every differing pixel is opaque, so OVER is used only then. An
+/// unchanged pixel over a fully transparent canvas pixel is written as itself: APNG leaves the
+/// colour of 0-over-0 open, and with source and canvas equal every decoder gives that pixel.
 struct APNGFramePlanner {
     let width: Int
     let height: Int
@@ -146,7 +148,9 @@ struct APNGFramePlanner {
                         let p = (rect.y + y) * rowBytes + (rect.x + x) * bpp
                         var same = true
                         for k in 0..<bpp where f[p + k] != b[p + k] { same = false; break }
-                        if same {
+                        // Over a transparent canvas pixel the pixel stays itself: src and dst are then
+                        // equal, so OVER gives it whichever colour a decoder keeps for 0 over 0.
+                        if same && !isTransparent(b.baseAddress! + p) {
                             let q = (y * rect.width + x) * bpp
                             for k in 0..<bpp { over.pixels[q + k] = transparentPixel[k] }
                         }
@@ -155,6 +159,10 @@ struct APNGFramePlanner {
             }
         }
         return (over, .over)
+    }
+
+    private func isTransparent(_ p: UnsafePointer<UInt8>) -> Bool {
+        bytesPerPixel == 8 ? p[6] == 0 && p[7] == 0 : p[3] == 0
     }
 
     private func isOpaque(_ p: UnsafePointer<UInt8>) -> Bool {
