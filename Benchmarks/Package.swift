@@ -36,6 +36,15 @@ let package = Package(
                 "CLibPNGShim",
             ]
         ),
+        .executableTarget(
+            name: "EncodeBench",
+            dependencies: [
+                .product(name: "ImageCodecs", package: "ImageCodecs"),
+                "BenchSupport",
+                "CSpng",
+                "CLibPNGShim",
+            ]
+        ),
         .systemLibrary(
             name: "CGif",
             pkgConfig: "libgif",

@@ -5,7 +5,11 @@
 #   Fuzz/run.sh gif 1800
 #   Fuzz/run.sh jpeg 1800
 #   Fuzz/run.sh webp 1800
-# FORMAT: png (FuzzPNG), gif (FuzzGIF), jpeg (FuzzJPEG) or webp (FuzzWebP). SECONDS: total fuzzing time (default 1800).
+#   Fuzz/run.sh jpeg-encode 1800
+# FORMAT: png (FuzzPNG), gif (FuzzGIF), jpeg (FuzzJPEG), webp (FuzzWebP), encode (FuzzEncode,
+# the PNG/APNG encoders: the input is a recipe of sizes, colours, options and pixels) or
+# jpeg-encode (FuzzJPEGEncode: random images and settings through the JPEG encoder, decoded
+# back). SECONDS: total fuzzing time (default 1800).
 # Works from any directory. Corpus: Fuzz/corpus-<format>/ (gitignored); crash-*, timeout-*
 # and leak-* files land in Fuzz/ (also gitignored): move reproducers to Fuzz/findings/.
 set -euo pipefail
@@ -45,8 +49,20 @@ case "$format" in
                "$root/Conformance/fixtures/webp-lossy")
     seed_name='*.[wW][eE][bB][pP]'
     ;;
+  encode)
+    # The input is a recipe (sizes, colours, options, pixels), not a file: seeds are any files.
+    product=FuzzEncode
+    seed_dirs=("$root/Conformance/fixtures/png")
+    seed_name='*'
+    ;;
+  jpeg-encode)
+    product=FuzzJPEGEncode
+    # Any bytes are a request: seed with the encoder's small inputs.
+    seed_dirs=("$root/Conformance/fixtures/jpeg-encoder")
+    seed_name='*.p[gp]m'
+    ;;
   *)
-    echo "usage: $0 png|gif|jpeg|webp [SECONDS] [libFuzzer flags...]" >&2
+    echo "usage: $0 png|gif|jpeg|webp|encode|jpeg-encode [SECONDS] [libFuzzer flags...]" >&2
     exit 2
     ;;
 esac

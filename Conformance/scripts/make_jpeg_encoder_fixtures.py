@@ -4,8 +4,10 @@
 Writes small PPM/PGM inputs to Conformance/fixtures/jpeg-encoder/ and the manifest
 Conformance/manifests/fixtures-jpeg-encoder.tsv: one line per (input, cjpeg flags) with the
 SHA-256 and size of the file libjpeg-turbo's cjpeg (2.1.5, Debian's libjpeg-turbo-progs)
-writes for that input with those flags. The encoder test encodes each input with the same
-settings and compares the hash.
+writes for that input with those flags, and the canonical hash (RGBA8 rows, SHA-256;
+DESIGN.md) of what `djpeg -dct int` decodes from it. The encoder test encodes each input with
+the same settings and compares the file's hash, then decodes its file with our decoder and
+compares with djpeg's pixels.
 
 Inputs: synthetic patterns (a smooth gradient, per-channel noise from random.Random with fixed
 seeds, hard-edged rectangles, a checkerboard) and crops of Kodak photos from the shared corpus
@@ -103,9 +105,32 @@ def flag_sets(colour, big):
     return sets
 
 
+def djpeg_canonical(jpeg):
+    """`djpeg -dct int` of `jpeg` as "WxH sha256" of its RGBA8 rows (gray as R=G=B, alpha 255)."""
+    pnm = subprocess.run(["djpeg", "-dct", "int", "-pnm"], input=jpeg, check=True, capture_output=True).stdout
+    fields, i = [], 2
+    while len(fields) < 3:
+        while pnm[i:i + 1].isspace():
+            i += 1
+        j = i
+        while pnm[j:j + 1].isdigit():
+            j += 1
+        fields.append(int(pnm[i:j]))
+        i = j
+    w, h, _ = fields
+    data = pnm[i + 1:]
+    if pnm[1:2] == b"5":
+        rgba = bytes(v for g in data[:w * h] for v in (g, g, g, 255))
+    else:
+        rgb = data[:w * h * 3]
+        rgba = bytes(v for k in range(w * h) for v in (rgb[3 * k], rgb[3 * k + 1], rgb[3 * k + 2], 255))
+    return "%dx%d %s" % (w, h, hashlib.sha256(rgba).hexdigest())
+
+
 def main():
     make_inputs()
-    lines = ["# input\tflags\tsize\tsha256 of cjpeg's output (libjpeg-turbo 2.1.5; made by make_jpeg_encoder_fixtures.py)"]
+    lines = ["# input\tflags\tsize\tsha256 of cjpeg's output\tdjpeg -dct int of it: WxH canonical sha256"
+             " (libjpeg-turbo 2.1.5; made by make_jpeg_encoder_fixtures.py)"]
     names = sorted(os.listdir(OUT))
     for name in names:
         colour = name.endswith(".ppm")
@@ -113,7 +138,8 @@ def main():
         for flags in flag_sets(colour, big):
             data = subprocess.run(["cjpeg", "-dct", "int"] + flags + [os.path.join(OUT, name)],
                                   check=True, capture_output=True).stdout
-            lines.append("%s\t%s\t%d\t%s" % (name, " ".join(flags), len(data), hashlib.sha256(data).hexdigest()))
+            lines.append("%s\t%s\t%d\t%s\t%s" % (name, " ".join(flags), len(data), hashlib.sha256(data).hexdigest(),
+                                                 djpeg_canonical(data)))
     with open(MANIFEST, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("%d inputs, %d encodes" % (len(names), len(lines) - 1))

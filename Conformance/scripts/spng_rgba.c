@@ -9,7 +9,9 @@
  *   any pixel whose alpha is 0 is written as 0,0,0,0.
  *
  * Build:  cc -O2 spng_rgba.c -lspng -o spng_rgba
- * Usage:  spng_rgba [--image-only] FILE
+ * Usage:  spng_rgba [--image-only] [--raw] FILE
+ *         --raw (for check_encoders.py): "W H DEPTH\n", then the RGBA8 or RGBA16 (big-endian)
+ *         samples as decoded, tRNS applied, nothing zeroed or narrowed.
  *
  * Output on stdout: one text line "W H\n", then exactly W*H*4 bytes.
  * Exit status:
@@ -66,14 +68,15 @@ static int fail(const char *stage, int err)
 
 int main(int argc, char **argv)
 {
-    int image_only = 0;
+    int image_only = 0, raw = 0;
     const char *path = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--image-only")) image_only = 1;
+        else if (!strcmp(argv[i], "--raw")) raw = 1;
         else path = argv[i];
     }
     if (!path) {
-        fprintf(stderr, "usage: spng_rgba [--image-only] FILE\n");
+        fprintf(stderr, "usage: spng_rgba [--image-only] [--raw] FILE\n");
         return 3;
     }
 
@@ -118,6 +121,23 @@ int main(int argc, char **argv)
     }
 
     const size_t npix = (size_t)ihdr.width * ihdr.height;
+    if (raw) {
+        /* --raw: "W H DEPTH", then RGBA8 or RGBA16 big-endian, tRNS applied, nothing zeroed. */
+        printf("%u %u %d\n", ihdr.width, ihdr.height, wide ? 16 : 8);
+        fflush(stdout);
+        if (wide) {
+            for (size_t i = 0; i < npix * 4; i++) {
+                const uint16_t v = ((const uint16_t *)out)[i];
+                unsigned char be[2] = { (unsigned char)(v >> 8), (unsigned char)(v & 0xFF) };
+                if (fwrite(be, 1, 2, stdout) != 2) { perror("write"); return 3; }
+            }
+        } else if (npix && fwrite(out, 4, npix, stdout) != npix) {
+            perror("write");
+            return 3;
+        }
+        fflush(stdout);
+        return trailer ? 2 : 0;
+    }
     unsigned char *canon = malloc(npix ? npix * 4 : 1);
     if (!canon) { fprintf(stderr, "error: harness: out of memory\n"); return 1; }
 

@@ -9,3 +9,8 @@ static inline int czlib_inflate_init(z_stream *stream) {
 static inline int czlib_deflate_init(z_stream *stream, int level) {
     return deflateInit(stream, level);
 }
+
+/// `deflateInit2` is a macro too: level, window bits, memory level and strategy chosen.
+static inline int czlib_deflate_init2(z_stream *stream, int level, int windowBits, int memLevel, int strategy) {
+    return deflateInit2(stream, level, Z_DEFLATED, windowBits, memLevel, strategy);
+}

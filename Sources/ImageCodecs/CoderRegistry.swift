@@ -24,6 +24,12 @@ public struct CoderRegistry: Sendable {
         coders.append(coder)
     }
 
+    /// The coder that encodes `format`: the one registered last among those that can.
+    /// ``enabledFormats`` limits decoding only.
+    public func encoder(for format: ImageFormat) -> (any ImageCoder)? {
+        coders.last { $0.format == format && $0.canEncode }
+    }
+
     /// What the registry makes of a file's first bytes.
     public enum Resolution {
         case coder(any ImageCoder)

@@ -3,10 +3,11 @@ import JPEGCodec
 import PNGCodec
 import WebPCodec
 
-/// A plug-in that decodes one format (SDWebImage's `SDImageCoder`, reduced to decoding).
+/// A plug-in that decodes, and may encode, one format (SDWebImage's `SDImageCoder`).
 ///
 /// Register one with ``CoderRegistry/register(_:)``; a coder registered later wins over
-/// earlier ones, built-ins included, for the files both recognise.
+/// earlier ones, built-ins included, for the files both recognise and for encoding its format.
+/// A coder that only decodes implements neither ``canEncode`` nor ``makeEncoder(options:)``.
 public protocol ImageCoder: Sendable {
     /// The format this coder decodes.
     var format: ImageFormat { get }
@@ -17,6 +18,18 @@ public protocol ImageCoder: Sendable {
     func sniff(_ prefix: UnsafeBufferPointer<UInt8>) -> SniffResult
     /// A fresh decoder for one file.
     func makeDecoder(options: DecodingOptions) -> any ImageDecoding
+    /// Whether ``makeEncoder(options:)`` gives an encoder; false by default.
+    var canEncode: Bool { get }
+    /// A fresh encoder for one file; `options` are already validated. By default: unsupported.
+    func makeEncoder(options: EncodingOptions) throws(EncodingError) -> any ImageEncoding
+}
+
+extension ImageCoder {
+    public var canEncode: Bool { false }
+
+    public func makeEncoder(options: EncodingOptions) throws(EncodingError) -> any ImageEncoding {
+        throw .unsupported("this coder does not encode")
+    }
 }
 
 /// The answer of ``ImageCoder/sniff(_:)``.

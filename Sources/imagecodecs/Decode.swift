@@ -66,13 +66,20 @@ struct Decode: ParsableCommand {
         try finish(source)
     }
 
-    /// A PNG streamed to the file as it is compressed (no copy of the compressed image is held).
+    /// A PNG streamed to the file as it is compressed (no copy of the compressed image is held),
+    /// by the library's PNG encoder with the default options.
     static func writePNG(_ raster: Raster, to path: String) throws -> Bool {
-        guard let file = fopen(path, "wb") else { return false }
-        let streamed = try PNGWriter.write(raster) { piece in
-            piece.isEmpty || fwrite(piece.baseAddress, 1, piece.count, file) == piece.count
+        guard var file = FileSink(path: path) else { return false }
+        var encoder = PNGEncoder()
+        var streamed = true
+        do {
+            try encoder.begin(EncodingCanvas(width: raster.width, height: raster.height, frameCount: 1), to: &file)
+            try encoder.add(EncodingFrame(raster: raster), to: &file)
+            try encoder.finish(to: &file)
+        } catch {
+            streamed = false
         }
-        return fclose(file) == 0 && streamed
+        return file.close() && streamed
     }
 
     /// Netpbm PAM, TUPLTYPE RGB_ALPHA, 8 or 16 bits (big-endian) per sample, written a row at a

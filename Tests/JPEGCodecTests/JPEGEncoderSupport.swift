@@ -9,6 +9,13 @@ struct PNMImage {
     let components: Int
     let samples: [UInt8]
 
+    init(width: Int, height: Int, components: Int, samples: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.components = components
+        self.samples = samples
+    }
+
     init?(_ bytes: [UInt8]) {
         var fields: [Int] = [], i = 2
         guard bytes.count > 2, bytes[0] == 0x50, bytes[1] == 0x35 || bytes[1] == 0x36 else { return nil }
@@ -58,8 +65,10 @@ func encoderSettings(cjpegFlags: String) -> JPEGEncoderSettings? {
 }
 
 /// Encodes a whole image, feeding rows in bands of `band` rows.
-func encodeJPEG(_ image: PNMImage, _ settings: JPEGEncoderSettings, band: Int = 7) throws -> [UInt8] {
-    var encoder = try JPEGEncoder(width: image.width, height: image.height, components: image.components, settings: settings)
+func encodeJPEG(_ image: PNMImage, _ settings: JPEGEncoderSettings, band: Int = 7,
+                metadata: JPEGEncoderMetadata = .init()) throws -> [UInt8] {
+    var encoder = try JPEGEncoder(width: image.width, height: image.height, components: image.components, settings: settings,
+                                  metadata: metadata)
     var out: [UInt8] = []
     let rowBytes = image.width * image.components
     var y = 0

@@ -1,13 +1,14 @@
 /// Writes entropy-coded data MSB first, stuffing a zero byte after every 0xFF (T.81
-/// B.1.1.5), into a growing byte array; padding to a byte boundary is with 1 bits (F.1.2.3,
-/// as libjpeg's `flush_bits`).
+/// B.1.1.5); padding to a byte boundary is with 1 bits (F.1.2.3, as libjpeg's `flush_bits`).
+/// The bytes go to a growing heap buffer written through its pointer.
 struct JPEGBitWriter {
-    var bytes: [UInt8] = []
+    private let output = JPEGByteBuffer()
     /// Bits not yet written, right-aligned in `buffer`; `count` of them (< 32 between calls).
     private var buffer: UInt64 = 0
     private var count: Int = 0
 
-    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    /// The bytes written so far.
+    var bytes: [UInt8] { output.array }
 
     /// Appends the low `length` bits of `value` (length ≤ 32; `value` has no higher bits set).
     @inline(__always)
@@ -22,20 +23,24 @@ struct JPEGBitWriter {
     private mutating func drain32() {
         count &-= 32
         let word = UInt32(truncatingIfNeeded: buffer &>> UInt64(count))
-        // A byte is 0xFF when its bits are all set: test the four at once.
+        let p = output.reserve(8)
+        // A byte of `word` is 0xFF when the same byte of ~word is zero: test the four at once.
         let notWord = ~word
-        let hasFF = (notWord &- 0x0101_0101) & ~notWord & 0x8080_8080 != 0
-        if hasFF {
+        if (notWord &- 0x0101_0101) & ~notWord & 0x8080_8080 != 0 {
+            var n = 0
             for shift in stride(from: 24, through: 0, by: -8) {
                 let byte = UInt8(truncatingIfNeeded: word &>> UInt32(shift))
-                bytes.append(byte)
-                if byte == 0xFF { bytes.append(0) }
+                p[n] = byte
+                n &+= 1
+                if byte == 0xFF {
+                    p[n] = 0
+                    n &+= 1
+                }
             }
+            output.count &+= n
         } else {
-            bytes.append(UInt8(truncatingIfNeeded: word &>> 24))
-            bytes.append(UInt8(truncatingIfNeeded: word &>> 16))
-            bytes.append(UInt8(truncatingIfNeeded: word &>> 8))
-            bytes.append(UInt8(truncatingIfNeeded: word))
+            UnsafeMutableRawPointer(p).storeBytes(of: word.bigEndian, as: UInt32.self)
+            output.count &+= 4
         }
     }
 
@@ -46,20 +51,57 @@ struct JPEGBitWriter {
         while count >= 8 {
             count -= 8
             let byte = UInt8(truncatingIfNeeded: buffer &>> UInt64(count))
-            bytes.append(byte)
-            if byte == 0xFF { bytes.append(0) }
+            output.append(byte)
+            if byte == 0xFF { output.append(0) }
         }
     }
 
     /// Writes a marker (after `flush`): 0xFF and its code, unstuffed.
     mutating func marker(_ code: UInt8) {
-        bytes.append(0xFF)
-        bytes.append(code)
+        output.append(0xFF)
+        output.append(code)
     }
 
     /// Hands over the bytes written so far.
     mutating func take() -> [UInt8] {
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return bytes
+        defer { output.count = 0 }
+        return output.array
     }
+}
+
+/// A growable byte buffer on the heap, written through its pointer by ``JPEGBitWriter``.
+final class JPEGByteBuffer {
+    private(set) var pointer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    var count = 0
+
+    init(capacity: Int = 1 << 16) {
+        self.capacity = capacity
+        pointer = .allocate(capacity: capacity)
+    }
+
+    deinit { pointer.deallocate() }
+
+    /// Room for `n` more bytes at the end; returns where they go.
+    @inline(__always)
+    func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if count &+ n > capacity { grow(count + n) }
+        return pointer + count
+    }
+
+    private func grow(_ needed: Int) {
+        let newCapacity = max(needed, capacity * 2)
+        let newPointer = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newPointer.update(from: pointer, count: count)
+        pointer.deallocate()
+        pointer = newPointer
+        capacity = newCapacity
+    }
+
+    func append(_ byte: UInt8) {
+        reserve(1).pointee = byte
+        count += 1
+    }
+
+    var array: [UInt8] { Array(UnsafeBufferPointer(start: pointer, count: count)) }
 }

@@ -19,29 +19,33 @@ public struct JPEGCoefficientPlane: Sendable {
 
     /// Index of the first coefficient of block (`row`, `column`) in image block coordinates.
     @inline(__always)
-    func offset(row: Int, column: Int) -> Int { ((row &- firstBlockRow) &* blocksPerRow &+ column) &* 64 }
+    func offset(row: Int, column: Int) -> Int { Self.offset(row: row, column: column, first: firstBlockRow, perRow: blocksPerRow) }
+
+    @inline(__always)
+    static func offset(row: Int, column: Int, first: Int, perRow: Int) -> Int { ((row &- first) &* perRow &+ column) &* 64 }
 
     /// Fills the dummy blocks of one row of MCUs as libjpeg's coefficient controller does
     /// (`jccoefct.c`): a block right of the component's last real block is zero with the DC of
     /// the block to its left; a dummy block row below the last real one is zero, each MCU's
     /// blocks taking the DC of the last block of that MCU in the row above.
     mutating func fillDummyBlocks(blockRows rows: Range<Int>, realWidth: Int, realHeight: Int, h: Int) {
-        let geometry = self
+        let (first, perRow) = (firstBlockRow, blocksPerRow)
+        func offset(row: Int, column: Int) -> Int { Self.offset(row: row, column: column, first: first, perRow: perRow) }
         coefficients.withUnsafeMutableBufferPointer { c in
             for row in rows {
                 if row < realHeight {
                     var column = realWidth
-                    while column < blocksPerRow {
-                        let at = geometry.offset(row: row, column: column)
+                    while column < perRow {
+                        let at = offset(row: row, column: column)
                         for i in 0..<64 { c[at + i] = 0 }
                         c[at] = c[at - 64]
                         column += 1
                     }
                 } else {
-                    for column in 0..<blocksPerRow {
-                        let at = geometry.offset(row: row, column: column)
+                    for column in 0..<perRow {
+                        let at = offset(row: row, column: column)
                         for i in 0..<64 { c[at + i] = 0 }
-                        c[at] = c[geometry.offset(row: row - 1, column: column / h * h + h - 1)]
+                        c[at] = c[offset(row: row - 1, column: column / h * h + h - 1)]
                     }
                 }
             }

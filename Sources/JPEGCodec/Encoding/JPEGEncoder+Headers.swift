@@ -22,7 +22,7 @@ extension JPEGEncoder {
     /// SOI, JFIF APP0, EXIF and ICC, DQT per table, SOFn (libjpeg's `write_file_header` and
     /// `write_frame_header`, with the application markers between them as
     /// `jpeg_write_marker` and `jpeg_write_icc_profile` put them).
-    func fileHeader() -> [UInt8] {
+    func fileHeader(tables: [[UInt16]]) -> [UInt8] {
         var out: [UInt8] = []
         JPEGMarkerWriter.marker(JPEGMarker.soi, into: &out)
         JPEGMarkerWriter.jfif(into: &out)

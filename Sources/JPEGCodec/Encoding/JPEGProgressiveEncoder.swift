@@ -70,120 +70,89 @@ struct JPEGProgressiveEncoder {
         pending.removeAll(keepingCapacity: true)
     }
 
-    /// `encode_mcu_AC_first`: the band's magnitudes shifted right by Al, found through a mask of
-    /// the non-zero ones (as libjpeg-turbo's `zerobits`), zero runs over 15 as ZRL, the trailing
-    /// zeros counted into the EOB run.
     private mutating func acFirst<Sink: JPEGEntropySink>(_ block: UnsafePointer<Int16>, slot: Int, into sink: inout Sink) {
-        let al = Int32(scan.al), ss = scan.ss, count = scan.se - scan.ss + 1
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 128) { values in
-            var mask: UInt64 = 0
-            zigzagToNatural.withUnsafeBufferPointer { zigzag in
-                // Branch-free: every position is written, the mask says which count.
-                for i in 0..<count {
-                    let value = Int32(block[zigzag[ss &+ i]])
-                    let negative = value &>> 31
-                    let magnitude = ((value ^ negative) &- negative) &>> al
-                    values[i] = UInt32(bitPattern: magnitude)
-                    values[64 &+ i] = UInt32(bitPattern: magnitude ^ negative)
-                    mask |= UInt64(magnitude != 0 ? 1 : 0) &<< UInt64(i)
-                }
+        let al = Int32(scan.al)
+        var run = 0
+        for k in scan.ss...scan.se {
+            let value = Int32(block[Int(JPEGZigzag.natural[k])])
+            let magnitude = (value < 0 ? 0 &- value : value) >> al
+            if magnitude == 0 {
+                run += 1
+                continue
             }
-            if mask != 0 { emitEOBRun(slot: slot, into: &sink) }
-            var next = 0
-            while mask != 0 {
-                let zeros = mask.trailingZeroBitCount
-                var run = zeros
-                let i = next &+ zeros
-                while run > 15 {
-                    sink.symbol(slot, 0xF0, extra: 0, extraLength: 0)
-                    run &-= 16
-                }
-                let bits = 32 &- values[i].leadingZeroBitCount
-                sink.symbol(slot, run &<< 4 &+ bits, extra: values[64 &+ i], extraLength: bits)
-                next = i &+ 1
-                mask = zeros == 63 ? 0 : mask &>> UInt64(zeros &+ 1)
+            emitEOBRun(slot: slot, into: &sink)
+            while run > 15 {
+                sink.symbol(slot, 0xF0, extra: 0, extraLength: 0)
+                run -= 16
             }
-            if next < count {
-                eobRun &+= 1
-                if eobRun == 0x7FFF { emitEOBRun(slot: slot, into: &sink) }
-            }
+            let bits = JPEGSequentialEncoder.category(magnitude)
+            let extra = UInt32(bitPattern: value < 0 ? ~magnitude : magnitude)
+            sink.symbol(slot, run << 4 + bits, extra: extra, extraLength: bits)
+            run = 0
+        }
+        if run > 0 {
+            eobRun += 1
+            if eobRun == 0x7FFF { emitEOBRun(slot: slot, into: &sink) }
         }
     }
 
-    /// `encode_mcu_AC_refine`: coefficients that become non-zero in this scan are coded as
-    /// run/size 1 with a sign bit; those already non-zero give a correction bit, buffered until
-    /// the next symbol; ZRL only up to the last newly non-zero one (EOB), whose position a first
-    /// pass finds, with the mask of every non-zero magnitude.
+    /// G.1.2.3 for one block, with libjpeg's buffering: the correction bits of this block wait
+    /// at the end of `pending` (from `blockStart`) until a symbol is written; those before
+    /// `blockStart` belong to the EOB run and go out with it.
     private mutating func acRefine<Sink: JPEGEntropySink>(_ block: UnsafePointer<Int16>, slot: Int, into sink: inout Sink) {
-        let al = Int32(scan.al), ss = scan.ss, count = scan.se - scan.ss + 1
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { magnitudes in
-            var mask: UInt64 = 0, signs: UInt64 = 0
-            var lastNew = -1
-            zigzagToNatural.withUnsafeBufferPointer { zigzag in
-                // Branch-free: the masks and the last newly non-zero position by selects.
-                for i in 0..<count {
-                    let value = Int32(block[zigzag[ss &+ i]])
-                    let negative = value &>> 31
-                    let magnitude = ((value ^ negative) &- negative) &>> al
-                    magnitudes[i] = magnitude
-                    let nonzero = UInt64(magnitude != 0 ? 1 : 0)
-                    mask |= nonzero &<< UInt64(i)
-                    signs |= (nonzero & UInt64(bitPattern: Int64(~negative) & 1)) &<< UInt64(i)
-                    lastNew = magnitude == 1 ? i : lastNew
-                }
+        let al = Int32(scan.al), zigzag = JPEGZigzag.natural
+        var lastNew = 0
+        for k in scan.ss...scan.se {
+            let value = Int32(block[Int(zigzag[k])])
+            if (value < 0 ? 0 &- value : value) >> al == 1 { lastNew = k }
+        }
+        var run = 0
+        var blockStart = pending.count
+        for k in scan.ss...scan.se {
+            let value = Int32(block[Int(zigzag[k])])
+            let magnitude = (value < 0 ? 0 &- value : value) >> al
+            if magnitude == 0 {
+                run += 1
+                continue
             }
-            // This block's correction bits, oldest in the highest position.
-            var corrections: UInt64 = 0, correctionCount = 0
-            var run = 0, next = 0
-            while mask != 0 {
-                let zeros = mask.trailingZeroBitCount
-                let i = next &+ zeros
-                run &+= zeros
-                next = i &+ 1
-                mask = zeros == 63 ? 0 : mask &>> UInt64(zeros &+ 1)
-                while run > 15 && i <= lastNew {
-                    emitEOBRun(slot: slot, into: &sink)
-                    sink.symbol(slot, 0xF0, extra: 0, extraLength: 0)
-                    run &-= 16
-                    Self.emit(corrections, correctionCount, into: &sink)
-                    corrections = 0
-                    correctionCount = 0
-                }
-                let magnitude = magnitudes[i]
-                if magnitude > 1 {
-                    corrections = corrections &<< 1 | UInt64(magnitude & 1)
-                    correctionCount &+= 1
-                    continue
-                }
-                emitEOBRun(slot: slot, into: &sink)
-                sink.symbol(slot, run &<< 4 &+ 1, extra: UInt32(truncatingIfNeeded: signs &>> UInt64(i)) & 1, extraLength: 1)
-                Self.emit(corrections, correctionCount, into: &sink)
-                corrections = 0
-                correctionCount = 0
-                run = 0
+            while run > 15 && k <= lastNew {
+                emitEOBRun(slot: slot, before: blockStart, into: &sink)
+                sink.symbol(slot, 0xF0, extra: 0, extraLength: 0)
+                run -= 16
+                writePending(into: &sink)
+                blockStart = 0
             }
-            run &+= count &- next
-            if run > 0 || correctionCount > 0 {
-                eobRun &+= 1
-                var k = correctionCount
-                while k > 0 {
-                    k &-= 1
-                    pending.append(UInt8(truncatingIfNeeded: corrections &>> UInt64(k)) & 1)
-                }
-                if eobRun == 0x7FFF || pending.count > Self.maxPendingBits { emitEOBRun(slot: slot, into: &sink) }
+            if magnitude > 1 {
+                pending.append(UInt8(magnitude & 1))
+                continue
             }
+            emitEOBRun(slot: slot, before: blockStart, into: &sink)
+            sink.symbol(slot, run << 4 + 1, extra: 0, extraLength: 0)
+            sink.bits(value < 0 ? 0 : 1, 1)
+            writePending(into: &sink)
+            blockStart = 0
+            run = 0
+        }
+        if run > 0 || pending.count > blockStart {
+            eobRun += 1
+            if eobRun == 0x7FFF || pending.count > Self.maxPendingBits { emitEOBRun(slot: slot, into: &sink) }
         }
     }
 
-    /// Writes `count` buffered correction bits (at most 63, oldest highest).
-    @inline(__always)
-    private static func emit<Sink: JPEGEntropySink>(_ bits: UInt64, _ count: Int, into sink: inout Sink) {
-        guard Sink.writes, count > 0 else { return }
-        if count > 32 {
-            sink.bits(UInt32(truncatingIfNeeded: bits &>> UInt64(32)), count &- 32)
-            sink.bits(UInt32(truncatingIfNeeded: bits), 32)
-        } else {
-            sink.bits(UInt32(truncatingIfNeeded: bits) & (UInt32.max &>> UInt32(32 &- count)), count)
-        }
+    /// `emit_eobrun` when this block's correction bits (from `blockStart`) are already in
+    /// `pending`: the run and the bits before them; this block's stay.
+    private mutating func emitEOBRun<Sink: JPEGEntropySink>(slot: Int, before blockStart: Int, into sink: inout Sink) {
+        guard eobRun > 0 else { return }
+        let bits = Int.bitWidth - 1 - eobRun.leadingZeroBitCount
+        sink.symbol(slot, bits << 4, extra: UInt32(eobRun), extraLength: bits)
+        eobRun = 0
+        if Sink.writes { for i in 0..<blockStart { sink.bits(UInt32(pending[i]), 1) } }
+        pending.removeFirst(blockStart)
+    }
+
+    /// Writes every waiting correction bit (this block's, once the older ones went out).
+    private mutating func writePending<Sink: JPEGEntropySink>(into sink: inout Sink) {
+        if Sink.writes { for bit in pending { sink.bits(UInt32(bit), 1) } }
+        pending.removeAll(keepingCapacity: true)
     }
 }

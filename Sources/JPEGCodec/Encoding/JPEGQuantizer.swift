@@ -8,6 +8,10 @@ struct JPEGQuantizer {
     private(set) var reciprocal: [UInt32]
     private(set) var correction: [UInt32]
     private(set) var shift: [UInt32]
+    /// For the SIMD twin, 24 vectors of 8 lanes: reciprocals, corrections, and the shifts as
+    /// multipliers 2^(32 − r) (libjpeg-turbo's `scale`; r ≥ 18 for every divisor 8q, so they
+    /// fit 16 bits): ((|x| + c)·m >> 16)·2^(32 − r) >> 16 = (|x| + c)·m >> r.
+    private(set) var vectors: [SIMD8<UInt16>]
 
     /// `table`: 64 quantizer values in natural order (1…32767).
     init(table: [UInt16]) {
@@ -19,6 +23,11 @@ struct JPEGQuantizer {
             reciprocal.append(m)
             correction.append(c)
             shift.append(r)
+        }
+        vectors = []
+        let scale = shift.map { $0 >= 18 ? UInt32(1) << (32 - $0) : 0 }
+        for values in [reciprocal, correction, scale] {
+            for i in 0..<8 { vectors.append(SIMD8(values[(i * 8)..<(i * 8 + 8)].map { UInt16(truncatingIfNeeded: $0) })) }
         }
     }
 

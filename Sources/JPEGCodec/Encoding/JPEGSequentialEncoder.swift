@@ -16,13 +16,14 @@ struct JPEGSequentialEncoder {
         let slots = walker.components.map { ($0.dcSlot, $0.acSlot) }
         var lastDC = self.lastDC
         let count = lastDC.count
+        let zigzag = JPEGZigzag.natural
         walker.walk(planes: planes, iMCURows: rows, restart: { number in
             sink.restart(number)
             for i in 0..<count { lastDC[i] = 0 }
         }, block: { position, block in
             let (dcSlot, acSlot) = slots[position]
             let dc = Int32(block[0])
-            Self.encodeBlock(block, difference: dc &- lastDC[position], dcSlot: dcSlot, acSlot: acSlot, into: &sink)
+            sink.sequentialBlock(block, difference: dc &- lastDC[position], dcSlot: dcSlot, acSlot: acSlot, zigzag: zigzag)
             lastDC[position] = dc
         })
         self.lastDC = lastDC
@@ -38,12 +39,12 @@ struct JPEGSequentialEncoder {
     /// libjpeg's `encode_one_block` (and, with a counting sink, `htest_one_block`).
     @inline(__always)
     static func encodeBlock<Sink: JPEGEntropySink>(_ block: UnsafePointer<Int16>, difference: Int32, dcSlot: Int, acSlot: Int,
-                                                  into sink: inout Sink) {
+                                                  zigzag: UnsafePointer<UInt8>, into sink: inout Sink) {
         let dcBits = category(difference)
         sink.symbol(dcSlot, dcBits, extra: UInt32(bitPattern: difference < 0 ? difference &- 1 : difference), extraLength: dcBits)
         var run = 0
         for k in 1..<64 {
-            let value = Int32(block[zigzagToNatural[k]])
+            let value = Int32(block[Int(zigzag[k])])
             if value == 0 {
                 run &+= 1
                 continue
@@ -60,6 +61,21 @@ struct JPEGSequentialEncoder {
     }
 }
 
-/// T.81 Figure A.6 as a fixed array (the shared ``naturalOrder`` without its overrun padding),
-/// for the encoders' inner loops.
+/// T.81 Figure A.6 as a fixed array (the shared ``naturalOrder`` without its overrun padding).
 let zigzagToNatural: [Int] = Array(naturalOrder.prefix(64))
+
+/// The same, in memory that lives as long as the process, for the encoders' inner loops.
+enum JPEGZigzag {
+    nonisolated(unsafe) static let natural: UnsafePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+        for k in 0..<64 { p[k] = UInt8(zigzagToNatural[k]) }
+        return UnsafePointer(p)
+    }()
+
+    /// The inverse: `position[n]` is the zigzag index of row-major position n.
+    nonisolated(unsafe) static let position: UnsafePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+        for k in 0..<64 { p[zigzagToNatural[k]] = UInt8(k) }
+        return UnsafePointer(p)
+    }()
+}

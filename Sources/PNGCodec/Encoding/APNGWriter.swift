@@ -1,0 +1,117 @@
+import CodecCore
+
+/// Writes an APNG (APNG 1.0): one layout for every frame, acTL with the frame count and
+/// `num_plays` (the loop count), then per frame an fcTL and its data, the first frame in IDAT
+/// as the default image, the others in fdAT, each cropped by ``APNGFramePlanner``.
+struct APNGWriter {
+    let options: EncodingOptions
+    let canvas: EncodingCanvas
+
+    func write(_ frames: [EncodingFrame], to sink: inout some ByteSink) throws(EncodingError) {
+        var analysis = PNGColorAnalysis()
+        for frame in frames { analysis.add(frame) }
+        let key = analysis.allowsColorKey ? analysis.transparentColor : nil
+        let keyIsFree = key.map { k in !frames.contains { PNGColorAnalysis.keyAppearsOpaque(k, in: $0) } } ?? false
+        var layout = PNGReduction.candidates(analysis, keyIsFree: keyIsFree)[0]
+        if layout.colorType == .indexed, !layout.hasTransparentValue, layout.palette.count < 256 {
+            layout.palette.insert(0, at: 0)
+            layout.bitDepth = PNGReduction.paletteDepth(layout.palette.count)
+        }
+        let settings = PNGEncodingChoices.settings(layout, options: options)
+        try PNGHeaderChunks.write(layout, canvas: canvas, interlaced: settings.interlaced,
+                                  animation: (frames.count, canvas.loopCount), to: &sink)
+        let bytesPerPixel = layout.bitDepth == 16 ? 8 : 4
+        var planner = APNGFramePlanner(width: canvas.width, height: canvas.height, bytesPerPixel: bytesPerPixel,
+                                       transparentPixel: Self.transparentPixel(layout))
+        let deflater = try PNGDeflater(level: settings.level, strategy: settings.zlibStrategy)
+        var pending: APNGFramePlan?
+        var sequence: UInt32 = 0
+        for frame in frames {
+            let raster = Self.raster(frame, bytesPerPixel: bytesPerPixel)
+            let (disposal, plan) = planner.plan(raster, duration: frame.duration)
+            if var previous = pending {
+                previous.disposal = disposal
+                try writeFrame(previous, settings: settings, deflater: deflater, sequence: &sequence, to: &sink)
+            }
+            pending = plan
+        }
+        if let last = pending {
+            try writeFrame(last, settings: settings, deflater: deflater, sequence: &sequence, to: &sink)
+        }
+    }
+
+    /// An fcTL, then the frame's data: IDAT for the first frame (sequence 0), fdAT after it.
+    private func writeFrame(_ plan: APNGFramePlan, settings: PNGDataSettings, deflater: PNGDeflater,
+                            sequence: inout UInt32, to sink: inout some ByteSink) throws(EncodingError) {
+        let first = sequence == 0
+        var data = [UInt8]()
+        for v in [sequence, UInt32(plan.rect.width), UInt32(plan.rect.height), UInt32(plan.rect.x), UInt32(plan.rect.y)] {
+            PNGChunkWriter.appendBigEndian(v, to: &data)
+        }
+        let delay = Self.delay(plan.duration)
+        data += [UInt8(delay.numerator >> 8), UInt8(delay.numerator & 0xFF),
+                 UInt8(delay.denominator >> 8), UInt8(delay.denominator & 0xFF)]
+        data.append(plan.disposal == .none ? 0 : plan.disposal == .background ? 1 : 2)
+        data.append(plan.blend == .source ? 0 : 1)
+        try PNGChunkWriter.write(.fcTL, data, to: &sink)
+        sequence &+= 1
+        let frame = try EncodingFrame(raster: plan.pixels, duration: plan.duration)
+        var fdAT: UInt32? = first ? nil : sequence
+        try PNGImageData(settings).write(frame, deflater: deflater, sequence: &fdAT, to: &sink)
+        if let next = fdAT { sequence = next }
+    }
+
+    /// A frame's pixels at the layout's sample size (8-bit frames widened, 16-bit narrowed).
+    static func raster(_ frame: EncodingFrame, bytesPerPixel: Int) -> Raster {
+        let raster = frame.raster()
+        guard raster.bytesPerPixel != bytesPerPixel else { return raster }
+        let count = frame.width * frame.height
+        if bytesPerPixel == 4 {
+            return Raster(width: frame.width, height: frame.height, bytesPerPixel: 4,
+                          pixels: PixelConversion.narrowRGBA16(raster.pixels))
+        }
+        var wide = [UInt8](repeating: 0, count: count * 8)
+        raster.pixels.withUnsafeBytes { p in
+            wide.withUnsafeMutableBytes { w in
+                PNGRowPacker.widen(p.bindMemory(to: UInt32.self).baseAddress!,
+                                   into: w.bindMemory(to: UInt16.self).baseAddress!, count: count)
+            }
+        }
+        return Raster(width: frame.width, height: frame.height, bytesPerPixel: 8, pixels: wide)
+    }
+
+    /// The RGBA value (in the planner's sample size) the layout stores as fully transparent.
+    static func transparentPixel(_ layout: PNGPixelLayout) -> [UInt8]? {
+        guard layout.hasTransparentValue else { return nil }
+        switch layout.colorType {
+        case .greyscaleAlpha, .truecolorAlpha:
+            return [UInt8](repeating: 0, count: layout.bitDepth == 16 ? 8 : 4)
+        case .indexed:
+            guard let entry = layout.palette.first(where: { $0 >> 24 == 0 }) else { return nil }
+            return [UInt8(truncatingIfNeeded: entry), UInt8(truncatingIfNeeded: entry >> 8),
+                    UInt8(truncatingIfNeeded: entry >> 16), 0]
+        case .greyscale, .truecolor:
+            guard let key = layout.transparentKey else { return nil }
+            let rgb = key.count == 1 ? [key[0], key[0], key[0]] : key
+            let step = layout.bitDepth == 16 ? 1 : 255 / ((1 << layout.bitDepth) - 1)
+            if layout.bitDepth == 16 {
+                var out = [UInt8]()
+                for v in rgb + [0] { withUnsafeBytes(of: UInt16(v)) { out += $0 } }
+                return out
+            }
+            return rgb.map { UInt8($0 * step) } + [0]
+        }
+    }
+
+    /// delay_num / delay_den for a duration (APNG 1.0 "fcTL"): hundredths when exact, else
+    /// thousandths when they fit in 16 bits, else hundredths rounded, at most 65535.
+    static func delay(_ duration: Duration) -> (numerator: Int, denominator: Int) {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else { return (0, 100) }
+        let milliseconds = seconds > Int64(Int32.max) ? Int64(Int32.max)
+            : seconds * 1000 + (attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
+        if milliseconds % 10 == 0, milliseconds / 10 <= 65535 { return (Int(milliseconds / 10), 100) }
+        if milliseconds <= 65535 { return (Int(milliseconds), 1000) }
+        return (Int(min(65535, (milliseconds + 5) / 10)), 100)
+    }
+}
