@@ -110,14 +110,10 @@ public enum JPEGTranscoder {
             if let spec = specs[slot] { JPEGMarkerWriter.huffmanTable(isAC: slot >= 4, slot & 3, spec, into: &out) }
         }
         out += JPEGTranscodeHeader.scanHeader(scan, ids: ids, tables: frame.huffmanTables)
-        var held: [UInt8] = []
-        swap(&held, &out)
-        var writer = JPEGBitWriter()
-        swap(&writer.bytes, &held)
-        var sink = JPEGSymbolWriter(writer: writer, tables: specs)
+        var sink = JPEGSymbolWriter(writer: JPEGBitWriter(), tables: specs)
         encode(scan, walker: walker, sequential: sequential, planes: frame.planes, mcuRows: frame.mcuRows, into: &sink)
         sink.writer.flush()
-        swap(&out, &sink.writer.bytes)
+        out += sink.writer.take()
     }
 
     private static func encode<Sink: JPEGEntropySink>(_ scan: JPEGScanSpec, walker: JPEGScanWalker, sequential: Bool,
