@@ -33,6 +33,11 @@ let package = Package(
             name: "FuzzJPEG",
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
         ),
+        // The JPEG encoder: random images with random settings, decoded back.
+        .executableTarget(
+            name: "FuzzJPEGEncode",
+            dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
+        ),
         .executableTarget(
             name: "FuzzEncode",
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]

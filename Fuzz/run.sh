@@ -6,9 +6,11 @@
 #   Fuzz/run.sh gif-encode 1800   (the GIF encoder, on requests read from the input)
 #   Fuzz/run.sh jpeg 1800
 #   Fuzz/run.sh webp 1800
+#   Fuzz/run.sh jpeg-encode 1800
 # FORMAT: png (FuzzPNG), gif (FuzzGIF), gif-encode (FuzzGIFEncode, the GIF encoder), jpeg (FuzzJPEG),
-# webp (FuzzWebP) or encode (FuzzEncode, the PNG/APNG encoders: the input is a recipe of sizes,
-# colours, options and pixels). SECONDS: total fuzzing time (default 1800).
+# webp (FuzzWebP), encode (FuzzEncode, the PNG/APNG encoders: the input is a recipe of sizes,
+# colours, options and pixels) or jpeg-encode (FuzzJPEGEncode: random images and settings through
+# the JPEG encoder, decoded back). SECONDS: total fuzzing time (default 1800).
 # Works from any directory. Corpus: Fuzz/corpus-<format>/ (gitignored); crash-*, timeout-*
 # and leak-* files land in Fuzz/ (also gitignored): move reproducers to Fuzz/findings/.
 set -euo pipefail
@@ -60,8 +62,14 @@ case "$format" in
     seed_dirs=("$root/Conformance/fixtures/png")
     seed_name='*'
     ;;
+  jpeg-encode)
+    product=FuzzJPEGEncode
+    # Any bytes are a request: seed with the encoder's small inputs.
+    seed_dirs=("$root/Conformance/fixtures/jpeg-encoder")
+    seed_name='*.p[gp]m'
+    ;;
   *)
-    echo "usage: $0 png|gif|gif-encode|jpeg|webp|encode [SECONDS] [libFuzzer flags...]" >&2
+    echo "usage: $0 png|gif|gif-encode|jpeg|webp|encode|jpeg-encode [SECONDS] [libFuzzer flags...]" >&2
     exit 2
     ;;
 esac

@@ -95,3 +95,25 @@ enum JPEGStandardTables {
         hex.split(separator: " ").compactMap { UInt8($0, radix: 16) }
     }
 }
+
+/// The example quantization tables of T.81 Annex K.1 (Tables K.1 and K.2), in natural
+/// (row-major) order: luminance, then chrominance. Encoders scale them by quality (libjpeg's
+/// `jpeg_quality_scaling`); transcoders and tests compare against them.
+enum JPEGStandardQuantization {
+    static let luminance: [Int] = [
+        16, 11, 10, 16, 24, 40, 51, 61,
+        12, 12, 14, 19, 26, 58, 60, 55,
+        14, 13, 16, 24, 40, 57, 69, 56,
+        14, 17, 22, 29, 51, 87, 80, 62,
+        18, 22, 37, 56, 68, 109, 103, 77,
+        24, 35, 55, 64, 81, 104, 113, 92,
+        49, 64, 78, 87, 103, 121, 120, 101,
+        72, 92, 95, 98, 112, 100, 103, 99,
+    ]
+    static let chrominance: [Int] = [
+        17, 18, 24, 47, 99, 99, 99, 99,
+        18, 21, 26, 66, 99, 99, 99, 99,
+        24, 26, 56, 99, 99, 99, 99, 99,
+        47, 66, 99, 99, 99, 99, 99, 99,
+    ] + [Int](repeating: 99, count: 32)
+}

@@ -22,12 +22,14 @@ struct Encode: ParsableCommand {
 
     func run() throws {
         let format = try flags.resolvedFormat(output: output)
-        let options = try flags.encodingOptions()
+        var options = try flags.encodingOptions()
         guard CoderRegistry.standard.encoder(for: format) != nil else {
             printError("unsupported", "no \(format) encoder in this build")
             throw CLIExit(status: ExitStatus.invalid)
         }
         let input = try EncodeInput.open(self.input)
+        // cjpeg writes one component for gray input (PGM, gray PAM), whatever -grayscale says.
+        if format == .jpeg, case .pnm(let pnm) = input, pnm.channels <= 2 { options.grayscale = true }
         guard var file = FileSink(path: output) else {
             printError("io", "cannot write \(output)")
             throw CLIExit(status: ExitStatus.invalid)

@@ -31,7 +31,7 @@ struct ImageCodecsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imagecodecs",
         abstract: "Decode PNG, APNG, GIF, JPEG and WebP images, and encode PNG and APNG, with the pure-Swift ImageCodecs library.",
-        subcommands: [Info.self, Decode.self, Hash.self, Feed.self, Bench.self, Play.self, Encode.self, BenchEncode.self]
+        subcommands: [Info.self, Decode.self, Hash.self, Feed.self, Bench.self, Play.self, Encode.self, BenchEncode.self, Transcode.self]
     )
 
     /// No subcommand is a usage error (status 2), not a request for help.

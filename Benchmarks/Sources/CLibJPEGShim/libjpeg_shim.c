@@ -117,3 +117,46 @@ done:
 const char *jpegshim_version(void) {
     return STRINGIFY(LIBJPEG_TURBO_VERSION);
 }
+
+int jpegshim_encode(const void *pixels, uint32_t width, uint32_t height, int components, int quality,
+                    int h, int v, int optimize, int progressive, unsigned char **out, unsigned long *out_size) {
+    struct jpeg_compress_struct cinfo;
+    struct error_manager err;
+    *out = NULL;
+    *out_size = 0;
+    cinfo.err = jpeg_std_error(&err.pub);
+    err.pub.error_exit = on_error;
+    err.pub.emit_message = on_message;
+    err.warnings = 0;
+    if (setjmp(err.jump)) {
+        jpeg_destroy_compress(&cinfo);
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, out, out_size);
+    cinfo.image_width = width;
+    cinfo.image_height = height;
+    cinfo.input_components = components;
+    cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, FALSE);
+    cinfo.comp_info[0].h_samp_factor = h;
+    cinfo.comp_info[0].v_samp_factor = v;
+    cinfo.dct_method = JDCT_ISLOW;
+    cinfo.optimize_coding = optimize ? TRUE : FALSE;
+    if (progressive) jpeg_simple_progression(&cinfo);
+    jpeg_start_compress(&cinfo, TRUE);
+    const unsigned char *base = (const unsigned char *)pixels;
+    size_t stride = (size_t)width * (size_t)components;
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(base + (size_t)cinfo.next_scanline * stride);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    return 0;
+}
+
+void jpegshim_free(void *p) { free(p); }

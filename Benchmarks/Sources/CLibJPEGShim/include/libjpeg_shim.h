@@ -22,4 +22,15 @@ int jpegshim_decode_rgba8(const void *data, size_t size, void *out, size_t out_s
 /// The libjpeg-turbo version of the headers built against, such as "2.1.5".
 const char *jpegshim_version(void);
 
+/// Encodes `pixels` (rows of width * components bytes; 1 gray, 3 RGB) with libjpeg-turbo's
+/// compressor as cjpeg sets it up: `jpeg_set_defaults`, `jpeg_set_quality(quality, FALSE)`
+/// (cjpeg's -quality leaves 16-bit quantizers allowed), luma sampling h x v, ISLOW forward DCT,
+/// `optimize_coding`, `jpeg_simple_progression` when `progressive`; `jpeg_mem_dest`. On success
+/// returns 0 and a malloc'd file in `*out` (`*out_size` bytes; free with `jpegshim_free`).
+int jpegshim_encode(const void *pixels, uint32_t width, uint32_t height, int components, int quality,
+                    int h, int v, int optimize, int progressive, unsigned char **out, unsigned long *out_size);
+
+/// Frees a file from `jpegshim_encode`.
+void jpegshim_free(void *p);
+
 #endif

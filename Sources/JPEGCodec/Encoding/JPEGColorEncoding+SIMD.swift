@@ -1,0 +1,62 @@
+/// RGB → YCbCr and RGB → Y on sixteen pixels at a time in 16-bit lanes, exactly the scalar
+/// twins' results (`JPEGColorEncoding.swift`) without a 32-bit multiply (SSE2 has none).
+///
+/// Each coefficient c < 2^16 is split as 256·hi + lo, so that every product of an 8-bit sample
+/// and hi or lo, and each sum A = Σ hi·x and B = Σ lo·x, fits 16 bits (at most 255·255 and
+/// 255·256). Then, for Y: (256·A + B + 2^15) >> 16 = (A + (B >> 8) + 128) >> 8, since 2^15 is a
+/// multiple of 256 and the low byte of B cannot carry past the final shift. For Cb (Cr alike
+/// with r and b exchanged and 27439 g + 5329 b subtracted): with the subtracted terms
+/// N = 256·A + B (A = 43 r + 84 g, B = 51 r + 205 g) and 128·2^16 + 2^15 − 1 = 256·32895 + 255,
+/// (32768 b + 8421375 − N) >> 16 = (128 b + 32895 − A − (B >> 8)) >> 8, every intermediate in
+/// 0…65535 (the sum is never negative). `JPEGEncoderKernelTests` holds these equal to the
+/// scalar code.
+extension JPEGColorEncoding {
+    typealias Lanes = SIMD16<UInt16>
+
+    @inline(__always)
+    private static func channel(_ p: UnsafePointer<UInt8>, _ stride: Int) -> Lanes {
+        var v = Lanes()
+        for i in 0..<16 { v[i] = UInt16(p[i &* stride]) }
+        return v
+    }
+
+    @inline(__always)
+    private static func store(_ v: Lanes, _ out: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(out).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: v &>> 8), as: SIMD16<UInt8>.self)
+    }
+
+    /// (19595 r + 38470 g + 7471 b + 2^15) >> 16, before the last shift by 8.
+    @inline(__always)
+    private static func luma(_ r: Lanes, _ g: Lanes, _ b: Lanes) -> Lanes {
+        let a = r &* 76 &+ g &* 150 &+ b &* 29        // 19595 = 76·256 + 139, 38470 = 150·256 + 70, 7471 = 29·256 + 47
+        let low = r &* 139 &+ g &* 70 &+ b &* 47
+        return a &+ (low &>> 8) &+ 128
+    }
+
+    static func yccSIMD(_ rgb: UnsafePointer<UInt8>, stride: Int, count: Int,
+                        _ y: UnsafeMutablePointer<UInt8>, _ cb: UnsafeMutablePointer<UInt8>, _ cr: UnsafeMutablePointer<UInt8>) {
+        var i = 0
+        while i &+ 16 <= count {
+            let p = rgb + i &* stride
+            let r = channel(p, stride), g = channel(p + 1, stride), b = channel(p + 2, stride)
+            store(luma(r, g, b), y + i)
+            // 11059 = 43·256 + 51, 21709 = 84·256 + 205; 27439 = 107·256 + 47, 5329 = 20·256 + 209.
+            let cbLow = r &* 51 &+ g &* 205
+            store((b &<< 7) &+ 32895 &- (r &* 43 &+ g &* 84) &- (cbLow &>> 8), cb + i)
+            let crLow = g &* 47 &+ b &* 209
+            store((r &<< 7) &+ 32895 &- (g &* 107 &+ b &* 20) &- (crLow &>> 8), cr + i)
+            i &+= 16
+        }
+        if i < count { ycc(rgb + i &* stride, stride: stride, count: count &- i, y + i, cb + i, cr + i) }
+    }
+
+    static func graySIMD(_ rgb: UnsafePointer<UInt8>, stride: Int, count: Int, _ y: UnsafeMutablePointer<UInt8>) {
+        var i = 0
+        while i &+ 16 <= count {
+            let p = rgb + i &* stride
+            store(luma(channel(p, stride), channel(p + 1, stride), channel(p + 2, stride)), y + i)
+            i &+= 16
+        }
+        if i < count { gray(rgb + i &* stride, stride: stride, count: count &- i, y + i) }
+    }
+}

@@ -1,0 +1,148 @@
+/// A JPEG encoder whose files are byte for byte those of libjpeg-turbo 2.1.5's `cjpeg` with the
+/// same settings (`JPEGEncoderSettings`), fed rows as they come.
+///
+/// The pipeline is libjpeg's: colour conversion and downsampling (`JPEGPreprocessor`), forward
+/// DCT and quantization (`JPEGBlockTransform`), Huffman coding (`JPEGSequentialEncoder`,
+/// `JPEGProgressiveEncoder`), markers (`JPEGMarkerWriter`). A baseline encode with the standard
+/// tables writes each row of MCUs as soon as its rows are in and holds one row of MCUs; with
+/// optimized tables or progressive scans the quantized coefficients of the whole image are
+/// kept (2 bytes each) and written by `finish`. With `keepsTransform` the unquantized DCT
+/// output is kept instead, and ``finish(quality:)`` or ``finish(fitting:)`` quantize it for
+/// any quality without redoing colour conversion, downsampling or the DCT.
+public struct JPEGEncoder {
+    let layout: JPEGFrameLayout
+    let settings: JPEGEncoderSettings
+    let metadata: JPEGEncoderMetadata
+    let keepsTransform: Bool
+    private var preprocessor: JPEGPreprocessor
+    private var transform: JPEGBlockTransform
+    /// Quantized blocks (or, with `keepsTransform`, the DCT output) per component.
+    private var planes: [JPEGCoefficientPlane]
+    /// The sequential scan being written as rows come (standard tables only).
+    private var streaming: (encoder: JPEGSequentialEncoder, sink: JPEGSymbolWriter)?
+    private var header: [UInt8] = []
+    private var rowsWritten = 0
+    private var mcuRow = 0
+    private var finished = false
+
+    /// `components`: bytes per input pixel — 1 gray, 3 RGB, 4 RGBA (alpha flattened on
+    /// `metadata.background`).
+    public init(width: Int, height: Int, components: Int, settings: JPEGEncoderSettings = .init(),
+                metadata: JPEGEncoderMetadata = .init(), keepsTransform: Bool = false) throws(JPEGEncoderError) {
+        guard [1, 3, 4].contains(components) else { throw .invalidComponents }
+        if case .rows(let n)? = settings.restart, !(0...65535).contains(n) { throw .invalidRestart }
+        if case .mcus(let n)? = settings.restart, !(0...65535).contains(n) { throw .invalidRestart }
+        let colour = components != 1 && !settings.grayscale
+        layout = try JPEGFrameLayout(width: width, height: height, colour: colour,
+                                     lumaSampling: settings.lumaSampling ?? (colour ? (2, 2) : (1, 1)))
+        self.settings = settings
+        self.metadata = metadata
+        self.keepsTransform = keepsTransform
+        let tables = settings.quantizationTables()
+        preprocessor = JPEGPreprocessor(layout: layout, inputStride: components, background: metadata.background)
+        transform = JPEGBlockTransform(layout: layout, tables: keepsTransform ? nil : tables)
+        let buffered = settings.optimizeHuffman || settings.progressive || keepsTransform
+        planes = layout.components.map {
+            JPEGCoefficientPlane(blocksPerRow: $0.paddedWidthInBlocks, blockRows: buffered ? $0.paddedHeightInBlocks : $0.v)
+        }
+        if !buffered {
+            header = fileHeader(tables: tables)
+            let specs = standardTables()
+            let scan = JPEGScanSpec(components: Array(layout.components.indices))
+            let walker = scanWalker(scan)
+            writeScanHeader(scan, specs: specs, walker: walker, lastRestart: 0, into: &header)
+            streaming = (JPEGSequentialEncoder(walker: walker), JPEGSymbolWriter(writer: JPEGBitWriter(), tables: specs))
+        }
+    }
+
+    /// Encodes whole rows: `pixels` holds a multiple of width × components bytes.
+    public mutating func write(rows pixels: UnsafeBufferPointer<UInt8>) throws(JPEGEncoderError) {
+        let rowBytes = layout.width * preprocessor.inputStride
+        guard !pixels.isEmpty else { return }
+        guard !finished, pixels.count % rowBytes == 0, rowsWritten + pixels.count / rowBytes <= layout.height,
+              let base = pixels.baseAddress else { throw .invalidRows }
+        for r in 0..<(pixels.count / rowBytes) {
+            preprocessor.add(row: base + r * rowBytes)
+            rowsWritten += 1
+            if preprocessor.isFull || rowsWritten == layout.height { completeMCURow() }
+        }
+    }
+
+    /// The bytes of the file made so far and not yet taken (a streaming encode's headers and
+    /// rows of MCUs; nothing for a buffered one before `finish`).
+    public mutating func takeOutput() -> [UInt8] {
+        var bytes = header
+        header.removeAll(keepingCapacity: true)
+        if streaming != nil { bytes += streaming!.sink.writer.take() }
+        return bytes
+    }
+
+    /// Ends the file at the settings' quality; returns the bytes not yet taken.
+    public mutating func finish() throws(JPEGEncoderError) -> [UInt8] {
+        try finish(quality: settings.quality)
+    }
+
+    /// Ends the file at `quality` (which differs from the settings' only with `keepsTransform`).
+    /// After a buffered encode, may be called again for another quality.
+    public mutating func finish(quality: Int) throws(JPEGEncoderError) -> [UInt8] {
+        guard rowsWritten == layout.height else { throw .missingRows }
+        if finished && streaming != nil { return [] }
+        finished = true
+        if streaming != nil {
+            streaming!.sink.writer.flush()
+            var bytes = takeOutput()
+            JPEGMarkerWriter.marker(JPEGMarker.eoi, into: &bytes)
+            return bytes
+        }
+        var qualitySettings = settings
+        qualitySettings.quality = keepsTransform ? quality : settings.quality
+        let tables = qualitySettings.quantizationTables()
+        let quantized = keepsTransform ? JPEGBlockTransform.quantize(planes, layout: layout, tables: tables) : planes
+        var bytes = fileHeader(tables: tables)
+        if settings.progressive {
+            writeProgressive(quantized, into: &bytes)
+        } else {
+            writeSequential(quantized, optimized: settings.optimizeHuffman, into: &bytes)
+        }
+        JPEGMarkerWriter.marker(JPEGMarker.eoi, into: &bytes)
+        return bytes
+    }
+
+    /// The file at the highest quality, at most the settings', whose size is at most
+    /// `maxFileSize`, with that quality: a bisection over qualities 1…Q that keeps the size of
+    /// quality q fitting and of q + 1 not; when even quality 1 does not fit, its file. Needs
+    /// `keepsTransform` (otherwise the settings' quality only).
+    public mutating func finish(fitting maxFileSize: Int) throws(JPEGEncoderError) -> (quality: Int, bytes: [UInt8]) {
+        let top = min(max(settings.quality, 1), 100)
+        let first = try finish(quality: top)
+        guard keepsTransform, first.count > maxFileSize else { return (top, first) }
+        var low = 1, lowBytes = try finish(quality: 1)
+        guard lowBytes.count <= maxFileSize else { return (1, lowBytes) }
+        var high = top
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            let bytes = try finish(quality: middle)
+            if bytes.count <= maxFileSize {
+                low = middle
+                lowBytes = bytes
+            } else {
+                high = middle
+            }
+        }
+        return (low, lowBytes)
+    }
+
+    private mutating func completeMCURow() {
+        preprocessor.finishMCURow()
+        if streaming != nil {
+            for c in planes.indices { planes[c].firstBlockRow = mcuRow * layout.components[c].v }
+        }
+        transform.transform(preprocessor, mcuRow: mcuRow, into: &planes)
+        if var (encoder, sink) = streaming {
+            streaming = nil
+            encoder.encode(planes: planes, iMCURows: mcuRow..<(mcuRow + 1), into: &sink)
+            streaming = (encoder, sink)
+        }
+        mcuRow += 1
+    }
+}

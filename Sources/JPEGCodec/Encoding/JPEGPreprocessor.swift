@@ -1,0 +1,131 @@
+/// Turns input rows into one row of MCUs of component samples, as libjpeg's preprocessing
+/// controller (`jcprepct.c`) and downsampler (`jcsample.c`) do: colour conversion of each row
+/// into per-component buffers, the right edge repeated to a whole number of blocks
+/// (`expand_right_edge`), and at the bottom of the image the last row repeated to complete the
+/// last row group, the row groups downsampled, and the last downsampled row repeated to the
+/// end of the row of MCUs (`expand_bottom_edge` on input, then on output).
+struct JPEGPreprocessor {
+    let layout: JPEGFrameLayout
+    /// Bytes per input pixel: 1 (gray), 3 (RGB), 4 (RGBA: alpha flattened first).
+    let inputStride: Int
+    let background: (UInt8, UInt8, UInt8)
+    /// Per component `layout.rowsPerMCURow` rows of `inputWidth[c]` converted samples from
+    /// `inputStart[c]`, then per downsampled component 8·v rows of `outputWidth[c]` samples
+    /// from `outputStart[c]` (a component kept at full size is its own output).
+    private var buffer: [UInt8]
+    let inputWidth: [Int]
+    let outputWidth: [Int]
+    private let inputStart: [Int]
+    private let outputStart: [Int]
+    /// Input rows in the buffers of the current row of MCUs.
+    private(set) var rows = 0
+    private var flattened: [UInt8]
+
+    init(layout: JPEGFrameLayout, inputStride: Int, background: (UInt8, UInt8, UInt8)) {
+        self.layout = layout
+        self.inputStride = inputStride
+        self.background = background
+        inputWidth = layout.components.map { $0.widthInBlocks * 8 * $0.hExpand }
+        outputWidth = layout.components.map { $0.widthInBlocks * 8 }
+        var starts: [Int] = [], outStarts: [Int] = [], size = 0
+        for width in inputWidth {
+            starts.append(size)
+            size += layout.rowsPerMCURow * width
+        }
+        for (c, comp) in layout.components.enumerated() {
+            if comp.hExpand == 1 && comp.vExpand == 1 {
+                outStarts.append(starts[c])
+            } else {
+                outStarts.append(size)
+                size += 8 * comp.v * outputWidth[c]
+            }
+        }
+        inputStart = starts
+        outputStart = outStarts
+        buffer = [UInt8](repeating: 0, count: size)
+        flattened = inputStride == 4 ? [UInt8](repeating: 0, count: layout.width * 3) : []
+    }
+
+    var isFull: Bool { rows == layout.rowsPerMCURow }
+
+    /// Converts one input row (width × inputStride bytes) into the buffers.
+    mutating func add(row: UnsafePointer<UInt8>) {
+        let width = layout.width, at = rows, count = layout.components.count
+        if inputStride == 4 { flattenAlpha(row) }
+        let stride = inputStride == 4 ? 3 : inputStride
+        let starts = (0..<count).map { inputStart[$0] + at * inputWidth[$0] }
+        flattened.withUnsafeBufferPointer { flat in
+            buffer.withUnsafeMutableBufferPointer { b in
+                guard let base = b.baseAddress else { return }
+                let source = inputStride == 4 ? (flat.baseAddress ?? row) : row
+                if count == 3 {
+                    JPEGColorEncoding.yccRow(source, stride: stride, count: width, base + starts[0], base + starts[1], base + starts[2])
+                } else if stride == 1 {
+                    (base + starts[0]).update(from: source, count: width)
+                } else {
+                    JPEGColorEncoding.grayRow(source, stride: stride, count: width, base + starts[0])
+                }
+                // `expand_right_edge`: the last image sample repeated to the buffer's width.
+                for c in 0..<count where inputWidth[c] > width {
+                    (base + starts[c] + width).update(repeating: base[starts[c] + width - 1], count: inputWidth[c] - width)
+                }
+            }
+        }
+        rows += 1
+    }
+
+    private mutating func flattenAlpha(_ row: UnsafePointer<UInt8>) {
+        let (br, bg, bb) = (UInt32(background.0), UInt32(background.1), UInt32(background.2))
+        for x in 0..<layout.width {
+            let p = row + x * 4
+            let a = UInt32(p[3]), na = 255 - a
+            flattened[x * 3] = UInt8((UInt32(p[0]) * a + br * na + 127) / 255)
+            flattened[x * 3 + 1] = UInt8((UInt32(p[1]) * a + bg * na + 127) / 255)
+            flattened[x * 3 + 2] = UInt8((UInt32(p[2]) * a + bb * na + 127) / 255)
+        }
+    }
+
+    /// Completes the row of MCUs (bottom edge at the end of the image) and downsamples it;
+    /// afterwards ``withSamples(component:_:)`` gives 8·v rows per component. Empties the buffers.
+    mutating func finishMCURow() {
+        let maxV = layout.maxV
+        let groups = (rows + maxV - 1) / maxV
+        let rows = self.rows
+        buffer.withUnsafeMutableBufferPointer { b in
+            guard let base = b.baseAddress else { return }
+            for (c, comp) in layout.components.enumerated() {
+                let inWidth = inputWidth[c], outWidth = outputWidth[c]
+                let input = base + inputStart[c], output = base + outputStart[c]
+                for row in rows..<(groups * maxV) {
+                    (input + row * inWidth).update(from: input + (rows - 1) * inWidth, count: inWidth)
+                }
+                if comp.hExpand != 1 || comp.vExpand != 1 {
+                    for group in 0..<groups {
+                        for y in 0..<comp.v {
+                            let row0 = UnsafePointer(input + (group * maxV + y * comp.vExpand) * inWidth)
+                            let out = output + (group * comp.v + y) * outWidth
+                            switch (comp.hExpand, comp.vExpand) {
+                            case (2, 1): JPEGDownsampling.h2v1Row(row0, out, columns: outWidth)
+                            case (2, 2): JPEGDownsampling.h2v2Row(row0, row0 + inWidth, out, columns: outWidth)
+                            default:
+                                let rows = (0..<comp.vExpand).map { row0 + $0 * inWidth }
+                                JPEGDownsampling.generic(rows, hExpand: comp.hExpand, out, columns: outWidth)
+                            }
+                        }
+                    }
+                }
+                // `expand_bottom_edge` of the output: the last row made, to 8·v rows.
+                let made = groups * comp.v
+                for row in made..<(8 * comp.v) {
+                    (output + row * outWidth).update(from: output + (made - 1) * outWidth, count: outWidth)
+                }
+            }
+        }
+        self.rows = 0
+    }
+
+    /// The 8·v rows of component `c` for the row of MCUs just finished, and their row length.
+    func withSamples<R>(component c: Int, _ body: (UnsafePointer<UInt8>, Int) -> R) -> R {
+        buffer.withUnsafeBufferPointer { body($0.baseAddress! + outputStart[c], outputWidth[c]) }
+    }
+}
