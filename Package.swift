@@ -28,7 +28,7 @@ let package = Package(
         .executableTarget(
             name: "imagecodecs",
             dependencies: [
-                "ImageCodecs", "PNGCodec", "CMalloc",
+                "ImageCodecs", "PNGCodec", "JPEGCodec", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
