@@ -75,6 +75,20 @@ struct JPEGEncoderRequestTests {
         #expect(Decoding.whole(file).frames == Decoding.whole(plain).frames)
     }
 
+    /// Re-encoding a JPEG source through ImageDestination carries its EXIF orientation and ICC
+    /// profile into the new file.
+    @Test func metadataIsCarriedFromASource() throws {
+        let image = try Self.photo()
+        let exif: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0]
+        let icc = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        let original = try encodeJPEG(image, .init(), metadata: JPEGEncoderMetadata(exif: exif, icc: icc))
+        let destination = try ImageDestination(format: .jpeg)
+        try destination.add(contentsOf: ImageSource(bytes: original))
+        let copy = ImageSource(bytes: try destination.finalize())
+        let properties = try #require(copy.properties)
+        #expect(properties.orientation == 8 && properties.iccProfile == icc && properties.exif == exif)
+    }
+
     /// The file fits, is the plain file at its quality, and quality + 1 would not fit.
     @Test(arguments: [2500, 4000, 6000, 100]) func maxFileSizeKeepsTheBestQualityThatFits(limit: Int) throws {
         let image = try Self.photo()

@@ -73,7 +73,7 @@ public struct JPEGEncoder {
     public mutating func takeOutput() -> [UInt8] {
         var bytes = header
         header.removeAll(keepingCapacity: true)
-        if streaming != nil { bytes += streaming!.sink.writer.take() }
+        bytes += streaming?.sink.writer.take() ?? []
         return bytes
     }
 
@@ -89,7 +89,7 @@ public struct JPEGEncoder {
         if finished && streaming != nil { return [] }
         finished = true
         if streaming != nil {
-            streaming!.sink.writer.flush()
+            streaming?.sink.writer.flush()
             var bytes = takeOutput()
             JPEGMarkerWriter.marker(JPEGMarker.eoi, into: &bytes)
             return bytes
