@@ -91,5 +91,10 @@ let package = Package(
                 "CLibWebP",
             ]
         ),
+        // ImageSource as a whole: readers while another thread decodes, thumbnails over a download.
+        .executableTarget(
+            name: "SourceBench",
+            dependencies: [.product(name: "ImageCodecs", package: "ImageCodecs"), "BenchSupport"]
+        ),
     ]
 )

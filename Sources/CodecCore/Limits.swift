@@ -14,16 +14,36 @@ public struct Limits: Sendable, Equatable {
     public var maxMetadataBytes: Int = 16 << 20
     /// Largest number of JPEG scans (progressive files).
     public var maxJPEGScans: Int = 1_000
+    /// Largest canvas pixel count times the number of frames of an animation: the pixel writes
+    /// that showing every frame costs. Checked as frames become known, before any is decoded,
+    /// so that a few kilobytes declaring hundreds of frames on a huge canvas are refused at once
+    /// (SPEC-NOTES.md, "Limits").
+    public var maxAnimationPixels: Int = 1 << 32
 
     public init() {}
 
     public init(maxPixels: Int = 1 << 28, maxFrames: Int = 10_000, maxBytesHeld: Int = 2 << 30,
-                maxMetadataBytes: Int = 16 << 20, maxJPEGScans: Int = 1_000) {
+                maxMetadataBytes: Int = 16 << 20, maxJPEGScans: Int = 1_000, maxAnimationPixels: Int = 1 << 32) {
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames
         self.maxBytesHeld = maxBytesHeld
         self.maxMetadataBytes = maxMetadataBytes
         self.maxJPEGScans = maxJPEGScans
+        self.maxAnimationPixels = maxAnimationPixels
+    }
+
+    /// Checks that an animation may have one more frame than `frames` on a `width × height`
+    /// canvas: fewer than ``maxFrames``, and, from the second frame on, no more than
+    /// ``maxAnimationPixels`` canvas pixels over all of them.
+    public func checkFrame(after frames: Int, canvasWidth width: Int, canvasHeight height: Int) throws(DecodingError) {
+        guard frames < maxFrames else { throw .limitExceeded("frame count exceeds Limits.maxFrames") }
+        // One frame's canvas is ``maxPixels``'s to judge, when it is allocated.
+        guard frames > 0 else { return }
+        let (pixels, o1) = width.multipliedReportingOverflow(by: height)
+        let (total, o2) = pixels.multipliedReportingOverflow(by: frames + 1)
+        guard !o1, !o2, total <= maxAnimationPixels else {
+            throw .limitExceeded("canvas pixels times frames exceeds Limits.maxAnimationPixels")
+        }
     }
 
     /// Checks a `width × height` raster of `bytesPerPixel` against the limits and returns

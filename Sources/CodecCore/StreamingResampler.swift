@@ -22,6 +22,10 @@ public struct StreamingResampler: Sendable {
     private var sums: [UInt64]
     /// Input rows from the top that are final, as the caller declared.
     private var finalInputRows = 0
+    /// The output rows that are final, each computed once, when it became final: rows
+    /// `0..<doneRows` (allocated at the first).
+    private var done: [UInt8] = []
+    private var doneRows = 0
 
     /// The output size that fits `maxPixelSize` on the longer side, keeping the aspect ratio
     /// (never larger than the input, never zero).
@@ -33,8 +37,9 @@ public struct StreamingResampler: Sendable {
         return (min(w, maxPixelSize), min(h, maxPixelSize))
     }
 
-    /// Bytes held per output pixel: four running sums and, when asked, the RGBA8 output.
-    public static let bytesPerOutputPixel = 36
+    /// Bytes held per output pixel: four running sums, the final rows, and, when asked, the
+    /// RGBA8 output.
+    public static let bytesPerOutputPixel = 40
 
     /// A resampler from `inputWidth × inputHeight` to an output no larger; the caller has
     /// checked the output size against ``Limits`` with ``bytesPerOutputPixel``.
@@ -61,6 +66,11 @@ public struct StreamingResampler: Sendable {
     /// Declares input rows `0..<rows` final (every pixel of them given), for partial output.
     public mutating func markFinal(rows: Int) {
         finalInputRows = max(finalInputRows, min(rows, inputHeight))
+        let finished = finishedOutputRows
+        guard finished > doneRows else { return }
+        if done.isEmpty { done = [UInt8](repeating: 0, count: outputWidth * outputHeight * 4) }
+        normalize(rows: doneRows..<finished, into: &done)
+        doneRows = finished
     }
 
     /// Adds `count` pixels (RGBA8, `pixels[i * 4]`) at input row `y`, columns `x`, `x + step`,
@@ -93,12 +103,21 @@ public struct StreamingResampler: Sendable {
         if y == finalInputRows { markFinal(rows: y + 1) }
     }
 
-    /// The output as it stands: rows `0..<finishedOutputRows` are final.
+    /// The output as it stands: rows `0..<finishedOutputRows` are final. Those were computed
+    /// when they became final; only the rows below them are computed here, so asking for the
+    /// output after every few rows of a large image costs about the rows added.
     public var raster: Raster {
-        var output = [UInt8](repeating: 0, count: outputWidth * outputHeight * 4)
+        var output = done.isEmpty ? [UInt8](repeating: 0, count: outputWidth * outputHeight * 4) : done
+        normalize(rows: doneRows..<outputHeight, into: &output)
+        return Raster(width: outputWidth, height: outputHeight, bytesPerPixel: 4, pixels: output)
+    }
+
+    /// Writes the alpha-weighted means of output `rows` into `output` (RGBA8, the whole
+    /// output); pixels nothing was given for are left as they are.
+    private func normalize(rows: Range<Int>, into output: inout [UInt8]) {
         output.withUnsafeMutableBufferPointer { out in
             sums.withUnsafeBufferPointer { s in
-                for oy in 0..<outputHeight {
+                for oy in rows {
                     for ox in 0..<outputWidth {
                         let i = oy * outputWidth + ox
                         let count = UInt64(rowCounts[oy] * columnCounts[ox])
@@ -110,7 +129,6 @@ public struct StreamingResampler: Sendable {
                 }
             }
         }
-        return Raster(width: outputWidth, height: outputHeight, bytesPerPixel: 4, pixels: output)
     }
 
     /// Shrinks a whole raster in one call.

@@ -159,7 +159,7 @@ struct GIFContainer {
         let descriptor = GIFImageDescriptor(input, at: position)
         let tableStart = position + GIFImageDescriptor.size
         guard input.has(descriptor.localColorTableBytes, at: tableStart) else { return false }
-        guard frames.count < options.limits.maxFrames else { throw .limitExceeded("frame count exceeds Limits.maxFrames") }
+        try options.limits.checkFrame(after: frames.count, canvasWidth: screen.width, canvasHeight: screen.height)
         let control = pendingControl
         pendingControl = nil
         let visible = descriptor.rect.clipped(toWidth: screen.width, height: screen.height)

@@ -66,12 +66,12 @@ extension AnimationPlayer.PlaybackState {
         buffer.keep(only: window())
     }
 
-    /// The frame the background task should decode next: the first in the window not buffered.
+    /// The frame the decoding thread should decode next: the first in the window not buffered.
     func nextFrameToDecode() -> Int? {
         window().first { buffer.images[$0] == nil }
     }
 
-    /// Buffers a frame the background task decoded, if the window still wants it.
+    /// Buffers a frame the decoding thread decoded, if the window still wants it.
     mutating func store(_ image: DecodedImage, at index: Int) {
         buffer.measure(image)
         let window = window()

@@ -1,45 +1,31 @@
-/// The background task: refreshes the timeline from the source and decodes ahead of playback.
+/// The decoding thread: refreshes the timeline from the source and decodes ahead of playback.
 extension AnimationPlayer.Core {
-    /// Decodes the frames the window wants, one at a time, until cancelled.
+    /// Decodes the frames the window wants, one at a time, until the signal is stopped.
     ///
-    /// Only this task decodes or reads the source's state; its child task only waits on the
-    /// source's change counter, which the source's decoding lock does not guard. The loop
-    /// sleeps on `wakes` when there is nothing to decode: ``AnimationPlayer/frame(at:)``
-    /// signals there when the playhead moves or needs a frame, and the child task whenever the
-    /// source receives bytes.
-    func run(wakes: AsyncStream<Void>) async {
-        let initialRevision = source.revision
-        await withDiscardingTaskGroup { group in
-            group.addTask { await self.signalChanges(after: initialRevision) }
-            var wakes = wakes.makeAsyncIterator()
-            var refreshedRevision: Int?
-            while !Task.isCancelled {
-                let revision = source.revision
-                if revision != refreshedRevision {
-                    refresh()
-                    refreshedRevision = revision
-                }
-                if let index = state.withLock({ $0.nextFrameToDecode() }) {
-                    decode(index)
-                } else if await wakes.next() == nil {
-                    break
-                }
+    /// Runs on a thread of its own (``DetachedThread``), never on a cooperative thread of Swift
+    /// concurrency: a frame decode holds its thread for as long as it takes. Only this thread
+    /// decodes or reads the source. It sleeps on ``wake`` when there is nothing to decode:
+    /// ``AnimationPlayer/frame(at:)`` signals there when the playhead moves or needs a frame,
+    /// and the source whenever it receives bytes.
+    func run() {
+        let observer = source.addObserver { [wake] in wake.wake() }
+        defer { source.removeObserver(observer) }
+        var refreshedRevision: Int?
+        while !wake.isStopped {
+            let revision = source.revision
+            if revision != refreshedRevision {
+                refresh()
+                refreshedRevision = revision
             }
-            group.cancelAll()
+            if let index = state.withLock({ $0.nextFrameToDecode() }) {
+                decode(index)
+            } else if !wake.wait() {
+                break
+            }
         }
     }
 
-    /// Signals the decoding loop after every change to the source, until cancelled.
-    private func signalChanges(after revision: Int) async {
-        var revision = revision
-        while !Task.isCancelled {
-            await source.waitForChange(after: revision)
-            revision = source.revision
-            wake.yield()
-        }
-    }
-
-    /// Decodes frame `index` (holding the source's lock, not the player's) and buffers it, or
+    /// Decodes frame `index` (on the source's renderer, not holding the player's lock) and buffers it, or
     /// marks it failed so that playback skips it.
     private func decode(_ index: Int) {
         do {

@@ -1,6 +1,6 @@
 /// The timeline: which frame is due when, loops, pauses for missing data, and drops.
 extension AnimationPlayer {
-    /// What the player knows of the source's frames, refreshed by the background task.
+    /// What the player knows of the source's frames, refreshed by the decoding thread.
     struct Timeline {
         /// Display time of each frame known so far, in microseconds (``FrameProperties/duration``).
         var durations: [Int] = []

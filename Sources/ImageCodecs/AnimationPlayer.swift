@@ -1,4 +1,4 @@
-import Synchronization
+import CodecCore
 
 /// Plays an ``ImageSource`` on a timeline: YYImage's `YYAnimatedImageView` frame buffer and
 /// SDWebImage's `SDAnimatedImagePlayer` for Swift.
@@ -7,7 +7,7 @@ import Synchronization
 /// display refreshes. Frames last their browser-clamped ``FrameProperties/duration``; the
 /// animation plays ``ImageProperties/loopCount`` times (0: forever) and then its last frame stays.
 ///
-/// A background task decodes the frames ahead of the playhead into a buffer of at most
+/// A thread of the player's own decodes the frames ahead of the playhead into a buffer of at most
 /// `bufferBudget` bytes and evicts those behind it. With a budget below one canvas it holds only
 /// the frame after the one shown, decoded as that one goes up (YYImage under memory pressure).
 /// When decoding falls behind, the playhead skips to the frame that is due and counts the frames
@@ -17,14 +17,14 @@ import Synchronization
 /// next frame's data is missing at its time the timeline pauses on the frame shown, resuming
 /// with that frame as soon as it has arrived and been decoded (waiting is not a drop).
 ///
-/// ``frame(at:)`` never touches the source, whose lock the background task holds while it
+/// ``frame(at:)`` never touches the source, whose renderer the decoding thread holds while it
 /// decodes: everything it needs (durations, loops, which frames have arrived, the buffer, the
-/// playhead) lives in the player's own state, which the task refreshes. Releasing the player
-/// cancels the task.
+/// playhead) lives in the player's own state, which the thread refreshes. The thread is an
+/// operating-system thread, not a task: a frame decode never holds one of Swift concurrency's
+/// cooperative threads. Releasing the player stops the thread after its current decode.
 public final class AnimationPlayer: Sendable {
-    /// The state shared with the background task.
+    /// The state shared with the decoding thread.
     let core: Core
-    private let task: Task<Void, Never>
     /// Time on the player's clock since the player was made.
     private let elapsed: @Sendable () -> Duration
 
@@ -33,21 +33,19 @@ public final class AnimationPlayer: Sendable {
     /// `bufferBudget` bounds the bytes of decoded frames held ahead of the playhead (0 holds just
     /// the next frame); `loops`, when given, replaces the file's loop count (0: forever).
     /// `clock` times ``currentFrame()`` from the moment the player is made (tests inject a
-    /// clock they move by hand); the background task never sleeps on it — it waits until
+    /// clock they move by hand); the decoding thread never sleeps on it — it waits until
     /// ``frame(at:)`` needs a frame or the source receives bytes.
     public init(source: ImageSource, bufferBudget: Int, loops: Int? = nil,
                 clock: some Clock<Duration> = ContinuousClock()) {
         let start = clock.now
         elapsed = { start.duration(to: clock.now) }
-        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let core = Core(source: source, budget: max(0, bufferBudget), loops: loops.map { max(0, $0) }, wake: wake)
+        let core = Core(source: source, budget: max(0, bufferBudget), loops: loops.map { max(0, $0) })
         self.core = core
-        task = Task.detached { await core.run(wakes: wakes) }
+        DetachedThread.start { core.run() }
     }
 
     deinit {
-        task.cancel()
-        core.wake.finish()
+        core.wake.stop()
     }
 
     /// The frame to show `elapsed` after playback started, or nil before the first one is ready.
@@ -67,7 +65,7 @@ public final class AnimationPlayer: Sendable {
             s.resolveDueFrame()
             return (s.shown, moved || s.awaitedFrame != nil)
         }
-        if needsDecode { core.wake.yield() }
+        if needsDecode { core.wake.wake() }
         return shown
     }
 
@@ -93,9 +91,6 @@ public final class AnimationPlayer: Sendable {
     /// will come (or nothing can ever be shown: no frames, or none that decodes).
     public var isFinished: Bool { core.state.withLock { $0.isFinished } }
 
-    /// The frames held in the buffer, in index order (for tests).
-    var bufferedFrames: [Int] { core.state.withLock { $0.buffer.images.keys.sorted() } }
-
     /// `duration` in whole microseconds, clamped to ±2⁵³ µs (285 years) so that schedule
     /// arithmetic cannot overflow.
     static func microseconds(_ duration: Duration) -> Int {
@@ -107,20 +102,20 @@ public final class AnimationPlayer: Sendable {
 }
 
 extension AnimationPlayer {
-    /// What the player and its background task share; the task holds this, never the player.
+    /// What the player and its decoding thread share; the thread holds this, never the player.
     final class Core: Sendable {
         let source: ImageSource
         /// The loop count that replaces the file's, if any.
         let loops: Int?
-        /// Wakes the background task: a frame is needed, or the source has changed.
-        let wake: AsyncStream<Void>.Continuation
-        let state: Mutex<PlaybackState>
+        /// Wakes the decoding thread: a frame is needed, or the source has changed; stopped
+        /// when the player goes.
+        let wake = WakeSignal()
+        let state: Locked<PlaybackState>
 
-        init(source: ImageSource, budget: Int, loops: Int?, wake: AsyncStream<Void>.Continuation) {
+        init(source: ImageSource, budget: Int, loops: Int?) {
             self.source = source
             self.loops = loops
-            self.wake = wake
-            state = Mutex(PlaybackState(buffer: FrameBuffer(budget: budget)))
+            state = Locked(PlaybackState(buffer: FrameBuffer(budget: budget)))
         }
     }
 

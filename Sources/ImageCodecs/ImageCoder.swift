@@ -90,7 +90,7 @@ public struct JPEGCoder: ImageCoder {
     }
 }
 
-/// WebP (RFC 9649): lossless stills and animations; lossy (VP8) images are refused as unsupported.
+/// WebP (RFC 9649): lossless (VP8L) and lossy (VP8, with or without ALPH) stills and animations.
 public struct WebPCoder: ImageCoder {
     public init() {}
     public var format: ImageFormat { .webp }

@@ -10,6 +10,9 @@ public final class JPEGDecoder: ImageDecoding {
     public private(set) var error: DecodingError?
     private var pixelDecoder: JPEGPixelDecoder?
     private var cachedProperties: (revision: Int, value: ImageProperties)?
+    /// The thumbnail being decoded, kept so that the next request for that size resumes it, and
+    /// the last image it gave with the MCU rows written by then.
+    private var thumbnailJob: (width: Int, height: Int, decoder: JPEGPixelDecoder, last: (image: DecodedImage, rows: Int)?)?
 
     /// SOI, then the 0xFF of the next marker (B.1.1.2): three bytes no other format starts with.
     public static let signature: [UInt8] = [0xFF, 0xD8, 0xFF]
@@ -62,8 +65,9 @@ public final class JPEGDecoder: ImageDecoding {
 
     /// A thumbnail decoded at the smallest of libjpeg's IDCT scales (1/8, 1/4, 1/2, 1) that is
     /// no smaller than `width × height`, keeping only the coefficients that scale reads, and
-    /// shrunk to the exact size as its rows come out; the full-size image is never held. Nil
-    /// (shrink the image instead) once the full image has been decoded.
+    /// shrunk to the exact size as its rows come out; the full-size image is never held. The
+    /// decoding is kept, so a thumbnail of the same size asked for after more bytes arrived
+    /// resumes it. Nil (shrink the image instead) once the full image has been decoded.
     public func streamingThumbnail(at index: Int, width: Int, height: Int,
                                    input: InputBuffer) throws(DecodingError) -> DecodedImage? {
         guard index == 0, let frame = container.frame, pixelDecoder?.finished != true else { return nil }
@@ -72,14 +76,21 @@ public final class JPEGDecoder: ImageDecoding {
             guard let first = container.scans.first else {
                 return DecodedImage(raster: Raster(width: width, height: height, bytesPerPixel: 4), finalRowCount: 0, options: options)
             }
-            let decoder = JPEGPixelDecoder(frame: frame, firstScan: first.header,
-                                           colorSpace: JPEGColorSpace(frame: frame, metadata: container.metadata),
-                                           scaledSize: JPEGOutputGeometry.scaledSize(for: frame, fitting: width, height),
-                                           thumbnail: (width, height))
+            if thumbnailJob.map({ $0.width != width || $0.height != height }) ?? true {
+                let decoder = JPEGPixelDecoder(frame: frame, firstScan: first.header,
+                                               colorSpace: JPEGColorSpace(frame: frame, metadata: container.metadata),
+                                               scaledSize: JPEGOutputGeometry.scaledSize(for: frame, fitting: width, height),
+                                               thumbnail: (width, height))
+                thumbnailJob = (width, height, decoder, nil)
+            }
+            guard let decoder = thumbnailJob?.decoder else { return nil }
             try decoder.decode(container, input)
-            if !decoder.finished { decoder.prepareImage() }
+            if !decoder.finished { decoder.prepareThumbnail() }
+            if let last = thumbnailJob?.last, last.rows == decoder.mcuRowsWritten { return last.image }
             guard let shrunk = decoder.resampler else { return nil }
-            return DecodedImage(raster: shrunk.raster, finalRowCount: shrunk.finishedOutputRows, options: options)
+            let image = DecodedImage(raster: shrunk.raster, finalRowCount: shrunk.finishedOutputRows, options: options)
+            thumbnailJob?.last = (image, decoder.mcuRowsWritten)
+            return image
         }
     }
 

@@ -45,6 +45,13 @@ final class JPEGPixelDecoder {
     /// Buffered files: MCUs decoded in all scans so far, and the count the pixels show.
     private var mcusDecoded = 0
     private var renderedMCUs = -1
+    /// Thumbnails of buffered files: the scans finished that first gave coefficients the scale
+    /// reads (not successive-approximation refinements of them), and how many of them the
+    /// thumbnail last reconstructed.
+    private var firstScansFinished = 0
+    private var scansRendered = 0
+    /// MCU rows written to the image or the resampler so far: the output changed when this did.
+    private(set) var mcuRowsWritten = 0
 
     /// A decoder for `frame` at libjpeg's scale `scaledSize`/8 (8, 4, 2 or 1), of the image or
     /// (`thumbnail`) of a thumbnail of that size, which the scaled image is no smaller than; the
@@ -111,6 +118,7 @@ final class JPEGPixelDecoder {
             }
             guard decoder.isFinished else { scan = decoder; return }
             scanIndex += 1
+            if info.header.ah == 0 { firstScansFinished += 1 }
             // A sequential single-scan file is complete after its one scan; libjpeg ignores
             // any further scans of such a file (it reads them as a new frame's, and stops at EOI).
             if !buffered { return }
@@ -153,6 +161,7 @@ final class JPEGPixelDecoder {
     /// unless they are not (`final` false: a buffered file's image before its last scan).
     private func write(mcuRow m: Int, _ renderer: inout JPEGRenderer, final: Bool = true) {
         let rows = renderer.outputRows(ofMCURow: m)
+        mcuRowsWritten += 1
         if var shrinking = resampler {
             resampler = nil
             defer { resampler = shrinking }
@@ -181,6 +190,19 @@ final class JPEGPixelDecoder {
             }
             unwrittenRowsEnd = finalRows
         }
+    }
+
+    /// A thumbnail's partial image: for a buffered file, reconstructed when a scan that first
+    /// gives coefficients the thumbnail's scale reads has completed since the last time, as
+    /// browsers refresh a progressive JPEG when a scan completes, rather than on every call: a
+    /// thumbnail asked for after every append of a download then costs a reconstruction per such
+    /// scan (a 4:2:0 file in libjpeg's default script has three: the DC scan and each chroma's
+    /// first AC scan), not one per append. Before the first scan completes it is empty.
+    func prepareThumbnail() {
+        guard buffered else { return prepareImage() }
+        guard firstScansFinished != scansRendered else { return }
+        render(final: false)
+        scansRendered = firstScansFinished
     }
 
     /// Buffered files: reconstructs the whole image from the coefficients so far, unless it

@@ -279,7 +279,7 @@ struct PNGContainer {
             acceptsFrames = false
             return
         }
-        guard animationFrames.count < options.limits.maxFrames else { throw .limitExceeded("frame count exceeds Limits.maxFrames") }
+        try options.limits.checkFrame(after: animationFrames.count, canvasWidth: header.width, canvasHeight: header.height)
         animationFrames.append(PNGFrameData(properties: control.frameProperties))
     }
 

@@ -15,6 +15,8 @@ public final class PNGDecoder: ImageDecoding {
     var canvas: AnimationCanvas?
     /// The frame being decoded for the compositor, and its index.
     var pending: (index: Int, decoder: PNGFrameDecoder)?
+    /// The thumbnail being decoded, kept so that the next request for that size resumes it.
+    private var thumbnailJob: (width: Int, height: Int, decoder: PNGFrameDecoder)?
 
     /// The eight bytes every PNG starts with (§5.2).
     public static let signature = PNGContainer.signature
@@ -91,24 +93,32 @@ public final class PNGDecoder: ImageDecoding {
     }
 
     /// Shrinks the still image, or the first frame of an animation (drawn on a transparent
-    /// canvas, so its pixels are the canvas's), as its rows and Adam7 passes are decoded.
-    /// Other frames are composed on earlier ones and are shrunk from the composed canvas.
+    /// canvas, so its pixels are the canvas's), as its rows and Adam7 passes are decoded. The
+    /// decoding is kept, so a thumbnail of the same size asked for after more bytes arrived
+    /// resumes it. Other frames are composed on earlier ones and are shrunk from the composed
+    /// canvas.
     public func streamingThumbnail(at index: Int, width: Int, height: Int,
                                    input: InputBuffer) throws(DecodingError) -> DecodedImage? {
         guard let header = container.header, index == 0, still?.finished != true,
               let frame = container.frame(at: 0) else { return nil }
         return try DecodingError.sticky(&error) { () throws(DecodingError) in
-            // The full-size image is never held, but its pixel count is bounded all the same.
-            _ = try options.limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 1)
-            _ = try options.limits.checkedRasterBytes(width: width, height: height,
-                                                      bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
-            let p = frame.properties
-            let resampler = StreamingResampler(inputWidth: header.width, inputHeight: header.height,
-                                               outputWidth: width, outputHeight: height)
-            let decoder = try PNGFrameDecoder(header: header, width: p.width, height: p.height,
+            let decoder: PNGFrameDecoder
+            if let job = thumbnailJob, job.width == width, job.height == height {
+                decoder = job.decoder
+            } else {
+                // The full-size image is never held, but its pixel count is bounded all the same.
+                _ = try options.limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 1)
+                _ = try options.limits.checkedRasterBytes(width: width, height: height,
+                                                          bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
+                let p = frame.properties
+                let resampler = StreamingResampler(inputWidth: header.width, inputHeight: header.height,
+                                                   outputWidth: width, outputHeight: height)
+                decoder = try PNGFrameDecoder(header: header, width: p.width, height: p.height,
                                               converter: makeConverter(header, sixteenBit: false),
                                               thumbnail: resampler, origin: (p.x, p.y),
                                               ignoresChecksum: options.ignoresChecksums)
+                thumbnailJob = (width, height, decoder)
+            }
             try decoder.decode(segments: frame.segments, dataComplete: frame.complete, input: input)
             guard let shrunk = decoder.resampler else { return nil }
             return DecodedImage(raster: shrunk.raster, finalRowCount: shrunk.finishedOutputRows, options: options)

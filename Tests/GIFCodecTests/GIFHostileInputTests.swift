@@ -26,7 +26,11 @@ struct GIFHostileInputTests {
         }
         b.trailer()
         let before = Self.residentBytes()
-        let decoder = GIFDecoder(options: .init())
+        // 20 billion canvas pixels over the frames: past the default Limits.maxAnimationPixels,
+        // which this test raises to measure the memory of such a file.
+        var options = DecodingOptions()
+        options.limits.maxAnimationPixels = 200 * 10_000 * 10_000
+        let decoder = GIFDecoder(options: options)
         let input = InputBuffer(b.bytes, isFinal: true)
         try decoder.advance(input)
         #expect(decoder.frameCount == 200)

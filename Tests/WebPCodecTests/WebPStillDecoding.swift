@@ -1,8 +1,10 @@
 import CodecCore
+@testable import WebPCodec
+
 
 /// A whole WebP file's still image, found by the container parser ``WebPDecoder`` uses and
 /// decoded by its bitstream decoder alone, without the incremental jobs and the animation
-/// compositor around it: for the tests and differential checks of the VP8L and VP8 decoders.
+/// compositor around it: the tests' differential checks of the VP8L and VP8 decoders.
 enum WebPContainer {
     /// The still image's bitstream (RFC 9649 2.5 and 2.7). Throws what the parser throws,
     /// `invalidData` for an animation, `truncated` when the data ends before the RIFF size
@@ -54,6 +56,35 @@ enum WebPContainer {
                                                  width: decoder.width, height: decoder.height, limits: limits)
         }
         try decoder.decode(stream, isFinal: true)
+        return (decoder.width, decoder.height, decoder.rgba())
+    }
+}
+
+extension VP8LDecoder {
+    /// Decodes a whole VP8L bitstream (a VP8L chunk's payload, and whatever follows it in the
+    /// file: libwebp's reader runs to the end of the data) to RGBA8, as libwebp's
+    /// `WebPDecodeRGBA` does. A bitstream shorter than 8 bytes reads as if zero-padded to 8.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits = Limits())
+        throws(DecodingError) -> (width: Int, height: Int, pixels: [UInt8]) {
+        guard var decoder = try start(bytes, isFinal: true, limits: limits) else {
+            throw .truncated("VP8L bitstream ends before the image data")
+        }
+        if bytes.count < 8 {
+            try padded(bytes).withUnsafeBufferPointer { (p) throws(DecodingError) in try decoder.decode(p, isFinal: true) }
+        } else {
+            try decoder.decode(bytes, isFinal: true)
+        }
+        return (decoder.width, decoder.height, decoder.rgba())
+    }
+}
+
+extension VP8Decoder {
+    /// Decodes a whole VP8 bitstream (`bytes` from the start of the VP8 chunk's payload to the
+    /// end of the file, `chunkSize` the chunk's size) to RGBA8, as `WebPDecodeRGBA` does.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, limits: Limits = Limits())
+        throws(DecodingError) -> (width: Int, height: Int, pixels: [UInt8]) {
+        var decoder = try VP8Decoder(bytes, chunkSize: chunkSize, limits: limits)
+        try decoder.decode(bytes, isFinal: true)
         return (decoder.width, decoder.height, decoder.rgba())
     }
 }

@@ -144,7 +144,8 @@ struct WebPContainerParser {
             guard animation != nil else { throw .invalidData("ANMF chunk before the ANIM chunk") }
             guard size >= 16 else { throw .invalidData("ANMF chunk is shorter than 16 bytes") }
             guard let head = input.withBytes(start..<(start + 16), { $0.count == 16 ? Array($0) : nil }) else { return false }
-            guard frames.count < limits.maxFrames else { throw .limitExceeded("frame count exceeds Limits.maxFrames") }
+            try limits.checkFrame(after: frames.count, canvasWidth: extended?.canvasWidth ?? 0,
+                                  canvasHeight: extended?.canvasHeight ?? 0)
             // libwebp's MAX_IMAGE_AREA on the ANMF's own size (the frame's size is its bitstream's).
             guard (Self.le24(head, 6) + 1) * (Self.le24(head, 9) + 1) < 1 << 32 else {
                 throw .invalidData("ANMF frame is too large")

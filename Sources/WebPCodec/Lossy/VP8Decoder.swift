@@ -163,15 +163,6 @@ public struct VP8Decoder: Sendable {
     /// ``finalRowCount`` on are transparent black.
     public func rgba() -> [UInt8] { pixels }
 
-    /// Decodes a whole VP8 bitstream (`bytes` from the start of the VP8 chunk's payload to the
-    /// end of the file, `chunkSize` the chunk's size) to RGBA8, as `WebPDecodeRGBA` does.
-    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, limits: Limits = Limits())
-        throws(DecodingError) -> (width: Int, height: Int, pixels: [UInt8]) {
-        var decoder = try VP8Decoder(bytes, chunkSize: chunkSize, limits: limits)
-        try decoder.decode(bytes, isFinal: true)
-        return (decoder.width, decoder.height, decoder.rgba())
-    }
-
     /// Loop-filters the macroblock row in the band (RFC 6386 15), left to right.
     mutating func filterRow() {
         let mbY = mbRow

@@ -25,6 +25,8 @@ public final class WebPDecoder: ImageDecoding {
     /// Pixel errors of animation frames, thrown for those frames only.
     var frameErrors: [Int: DecodingError] = [:]
     private var cachedProperties: (revision: Int, value: ImageProperties)?
+    /// The lossy thumbnail being decoded, kept so that the next request for that size resumes it.
+    private var thumbnailJob: (width: Int, height: Int, job: WebPLossyJob)?
     /// The ICCP, EXIF and XMP payloads, each read once it has arrived whole.
     private var icc: [UInt8]?, exif: [UInt8]?, xmp: [UInt8]?
     private var metadataRevision = 0
@@ -177,8 +179,8 @@ public final class WebPDecoder: ImageDecoding {
     }
 
     /// A lossy still shrunk as its rows come out of the VP8 decoder (which holds a band of
-    /// rows, never the planes or the full-size RGBA), decoded afresh from the input's start.
-    /// Nil (the caller shrinks ``image(at:input:)``) for lossless images and animations, whose
+    /// rows, never the planes or the full-size RGBA). The decoding is kept, so a thumbnail of
+    /// the same size asked for after more bytes arrived resumes it. Nil (the caller shrinks ``image(at:input:)``) for lossless images and animations, whose
     /// decoders hold the whole image anyway, and once the still has been decoded in full.
     public func streamingThumbnail(at index: Int, width: Int, height: Int,
                                    input: InputBuffer) throws(DecodingError) -> DecodedImage? {
@@ -186,7 +188,10 @@ public final class WebPDecoder: ImageDecoding {
         guard index == 0, !container.isAnimated, let frame = container.frames.first?.bitstream,
               frame.kind == .lossy, still?.isFinished != true else { return nil }
         return try DecodingError.sticky(&error) { () throws(DecodingError) -> DecodedImage? in
-            var job = WebPLossyJob(bitstream: frame, end: nil, output: .thumbnail(width: width, height: height))
+            var job = thumbnailJob.flatMap { $0.width == width && $0.height == height ? $0.job : nil }
+                ?? WebPLossyJob(bitstream: frame, end: nil, output: .thumbnail(width: width, height: height))
+            thumbnailJob = nil
+            defer { thumbnailJob = (width, height, job) }
             do throws(DecodingError) {
                 try job.advance(input, limits: options.limits)
             } catch where error.kind == .truncated && input.isFinal && !container.ended {

@@ -111,24 +111,8 @@ public struct VP8LDecoder: Sendable {
         }
     }
 
-    /// Decodes a whole VP8L bitstream (a VP8L chunk's payload, and whatever follows it in the
-    /// file: libwebp's reader runs to the end of the data) to RGBA8, as libwebp's
-    /// `WebPDecodeRGBA` does. A bitstream shorter than 8 bytes reads as if zero-padded to 8.
-    public static func decode(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits = Limits())
-        throws(DecodingError) -> (width: Int, height: Int, pixels: [UInt8]) {
-        guard var decoder = try start(bytes, isFinal: true, limits: limits) else {
-            throw .truncated("VP8L bitstream ends before the image data")
-        }
-        if bytes.count < 8 {
-            try padded(bytes).withUnsafeBufferPointer { (p) throws(DecodingError) in try decoder.decode(p, isFinal: true) }
-        } else {
-            try decoder.decode(bytes, isFinal: true)
-        }
-        return (decoder.width, decoder.height, decoder.rgba())
-    }
-
     /// `bytes` followed by zeros up to 8 bytes.
-    private static func padded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    static func padded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: max(8, bytes.count))
         for (i, b) in bytes.enumerated() { out[i] = b }
         return out
