@@ -8,6 +8,9 @@ struct APNGFramePlan {
     var disposal: Disposal = .none
     var pixels: Raster
     var duration: Duration
+    /// With OVER, the rectangle's plain pixels: the same frame written with SOURCE, which can
+    /// compress better (the writer keeps the smaller).
+    var sourcePixels: Raster?
 }
 
 /// Chooses, frame by frame, the smallest rectangle of an APNG frame and the dispose and blend
@@ -65,11 +68,12 @@ struct APNGFramePlanner {
         }
         framesPlanned += 1
         let rect = chosen.rect ?? FrameRect(x: 0, y: 0, width: 1, height: 1)
-        let (pixels, blend) = crop(frame, base: chosen.base, rect: rect)
+        let (pixels, blend, plain) = crop(frame, base: chosen.base, rect: rect)
         beforePrevious = chosen.base
         previousFrame = frame
         previousRect = rect
-        return (chosen.disposal, APNGFramePlan(rect: rect, blend: blend, pixels: pixels, duration: duration))
+        return (chosen.disposal, APNGFramePlan(rect: rect, blend: blend, pixels: pixels, duration: duration,
+                                               sourcePixels: blend == .over ? plain : nil))
     }
 
     private func area(_ rect: FrameRect?) -> Int { rect.map { $0.width * $0.height } ?? 0 }
@@ -110,8 +114,9 @@ struct APNGFramePlanner {
     }
 
     /// `frame`'s pixels in `rect` and the blend: OVER with unchanged pixels transparent when the
-    /// layout has a transparent value and every changed pixel is opaque, SOURCE otherwise.
-    private func crop(_ frame: Raster, base: Raster, rect: FrameRect) -> (Raster, Blend) {
+    /// layout has a transparent value and every changed pixel is opaque, SOURCE otherwise; and
+    /// the plain pixels of the rectangle.
+    private func crop(_ frame: Raster, base: Raster, rect: FrameRect) -> (Raster, Blend, Raster) {
         let bpp = bytesPerPixel, rowBytes = width * bpp, outRow = rect.width * bpp
         var out = [UInt8](repeating: 0, count: outRow * rect.height)
         var canOver = transparentPixel != nil
@@ -139,7 +144,7 @@ struct APNGFramePlanner {
             }
         }
         let cropped = Raster(width: rect.width, height: rect.height, bytesPerPixel: bpp, pixels: out)
-        guard canOver, unchanged > 0, let transparentPixel else { return (cropped, .source) }
+        guard canOver, unchanged > 0, let transparentPixel else { return (cropped, .source, cropped) }
         var over = cropped
         frame.pixels.withUnsafeBufferPointer { f in
             base.pixels.withUnsafeBufferPointer { b in
@@ -158,7 +163,7 @@ struct APNGFramePlanner {
                 }
             }
         }
-        return (over, .over)
+        return (over, .over, cropped)
     }
 
     private func isTransparent(_ p: UnsafePointer<UInt8>) -> Bool {

@@ -2,7 +2,8 @@ import CodecCore
 
 /// Writes an APNG (APNG 1.0): one layout for every frame, acTL with the frame count and
 /// `num_plays` (the loop count), then per frame an fcTL and its data, the first frame in IDAT
-/// as the default image, the others in fdAT, each cropped by ``APNGFramePlanner``.
+/// as the default image, the others in fdAT, each cropped by ``APNGFramePlanner`` and
+/// compressed with the filter choice that makes it smallest.
 struct APNGWriter {
     let options: EncodingOptions
     let canvas: EncodingCanvas
@@ -41,9 +42,22 @@ struct APNGWriter {
     }
 
     /// An fcTL, then the frame's data: IDAT for the first frame (sequence 0), fdAT after it.
+    /// A frame planned with OVER is also compressed as SOURCE with its plain pixels (apngasm
+    /// tries both too), and the smaller is written.
     private func writeFrame(_ plan: APNGFramePlan, settings: PNGDataSettings, deflater: PNGDeflater,
                             sequence: inout UInt32, to sink: inout some ByteSink) throws(EncodingError) {
         let first = sequence == 0
+        var blend = plan.blend
+        var stream = try smallestStream(EncodingFrame(raster: plan.pixels, duration: plan.duration),
+                                        settings: settings, deflater: deflater)
+        if let plain = plan.sourcePixels {
+            let alternative = try smallestStream(EncodingFrame(raster: plain, duration: plan.duration),
+                                                 settings: settings, deflater: deflater)
+            if alternative.count < stream.count {
+                stream = alternative
+                blend = .source
+            }
+        }
         var data = [UInt8]()
         for v in [sequence, UInt32(plan.rect.width), UInt32(plan.rect.height), UInt32(plan.rect.x), UInt32(plan.rect.y)] {
             PNGChunkWriter.appendBigEndian(v, to: &data)
@@ -52,13 +66,54 @@ struct APNGWriter {
         data += [UInt8(delay.numerator >> 8), UInt8(delay.numerator & 0xFF),
                  UInt8(delay.denominator >> 8), UInt8(delay.denominator & 0xFF)]
         data.append(plan.disposal == .none ? 0 : plan.disposal == .background ? 1 : 2)
-        data.append(plan.blend == .source ? 0 : 1)
+        data.append(blend == .source ? 0 : 1)
         try PNGChunkWriter.write(.fcTL, data, to: &sink)
         sequence &+= 1
-        let frame = try EncodingFrame(raster: plan.pixels, duration: plan.duration)
-        var fdAT: UInt32? = first ? nil : sequence
-        try PNGImageData(settings).write(frame, deflater: deflater, sequence: &fdAT, to: &sink)
-        if let next = fdAT { sequence = next }
+        var offset = 0
+        repeat {
+            let end = min(stream.count, offset + PNGDeflater.blockSize)
+            let result = stream.withUnsafeBytes { raw in
+                Result { () throws(EncodingError) in
+                    let block = UnsafeRawBufferPointer(rebasing: raw[offset..<end])
+                    if first {
+                        try PNGChunkWriter.write(.IDAT, block, to: &sink)
+                    } else {
+                        try PNGChunkWriter.write(.fdAT, prefix: sequence, block, to: &sink)
+                        sequence &+= 1
+                    }
+                }
+            }
+            try result.get()
+            offset = end
+        } while offset < stream.count
+    }
+
+    /// The frame's zlib stream; from effort 5, the smallest of the filter choices
+    /// ``filterTrials(_:effort:)`` gives (apngasm likewise tries filters per frame). Frames are
+    /// the changed rectangles, so holding one compressed frame is cheap.
+    private func smallestStream(_ frame: EncodingFrame, settings: PNGDataSettings,
+                                deflater: PNGDeflater) throws(EncodingError) -> [UInt8] {
+        var best: [UInt8] = []
+        for (i, filter) in Self.filterTrials(settings.filter, effort: options.effort).enumerated() {
+            var trial = settings
+            trial.filter = filter
+            deflater.reset()
+            var stream: [UInt8] = []
+            try PNGImageData(trial).compress(frame, deflater: deflater) { stream.append(contentsOf: $0) }
+            if i == 0 || stream.count < best.count { best = stream }
+        }
+        return best
+    }
+
+    /// The default filter choice, and from effort 5 also each fixed filter type and minimum entropy.
+    static func filterTrials(_ preferred: PNGRowFilter.Strategy, effort: Int) -> [PNGRowFilter.Strategy] {
+        guard effort >= 5 else { return [preferred] }
+        var list = [preferred]
+        for f in [PNGRowFilter.Strategy.minimumSum, .fixed(0), .fixed(1), .fixed(2), .fixed(4), .minimumEntropy]
+        where !list.contains(f) {
+            list.append(f)
+        }
+        return list
     }
 
     /// A frame's pixels at the layout's sample size (8-bit frames widened, 16-bit narrowed).
