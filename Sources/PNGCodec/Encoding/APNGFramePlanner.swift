@@ -19,8 +19,9 @@ struct APNGFramePlan {
 ///
 /// For frame i, each way frame i − 1 can be disposed gives a different canvas to draw on: frame
 /// i − 1 itself (none), frame i − 1 with its rectangle cleared to transparent black
-/// (background), or the canvas before frame i − 1 (previous). The one whose differences with
-/// frame i fit the smallest rectangle wins (ties: none, background, previous). Inside the
+/// (background), or the canvas before frame i − 1 (previous). Each gives a candidate plan (the
+/// bounding box of its differences with frame i); the caller keeps the one that compresses
+/// smallest, as apngasm does. Inside the
 /// rectangle, pixels that differ are written as they are; with the OVER blend, pixels that do
 /// not differ are written fully transparent (they compress well and leave the canvas as it is),
 /// which is exact only when every differing pixel is opaque, so OVER is used only then. An
@@ -46,37 +47,46 @@ struct APNGFramePlanner {
         beforePrevious = Raster(width: width, height: height, bytesPerPixel: bytesPerPixel)
     }
 
-    /// Plans `frame` (the full canvas); returns how the previous frame must be disposed and
-    /// this frame's plan. The first frame covers the whole canvas with SOURCE.
-    mutating func plan(_ frame: Raster, duration: Duration) -> (previousDisposal: Disposal, plan: APNGFramePlan) {
+    /// One way to draw `frame`: the previous frame's `disposal`, this frame's plan on the canvas
+    /// that disposal leaves, and that canvas.
+    struct Candidate {
+        let disposal: Disposal
+        let plan: APNGFramePlan
+        fileprivate let base: Raster
+    }
+
+    /// The ways to plan `frame` (the full canvas), one per dispose_op the previous frame can
+    /// take, in the order NONE, BACKGROUND, PREVIOUS; the caller picks one with ``commit(_:frame:)``.
+    /// The first frame has one: the whole canvas with SOURCE.
+    func candidates(_ frame: Raster, duration: Duration) -> [Candidate] {
         let full = FrameRect(x: 0, y: 0, width: width, height: height)
         guard let previous = previousFrame else {
-            previousFrame = frame
-            previousRect = full
-            framesPlanned = 1
-            return (.none, APNGFramePlan(rect: full, blend: .source, pixels: frame, duration: duration))
+            return [Candidate(disposal: .none, plan: APNGFramePlan(rect: full, blend: .source, pixels: frame,
+                                                                     duration: duration), base: beforePrevious)]
         }
         var cleared = previous
         clear(previousRect, in: &cleared)
         var options: [(Disposal, Raster)] = [(.none, previous), (.background, cleared)]
         // A first frame's PREVIOUS counts as BACKGROUND (APNG 1.0 "fcTL"): not offered for it.
         if framesPlanned > 1 { options.append((.previous, beforePrevious)) }
-        var chosen = (disposal: Disposal.none, base: previous, rect: differences(previous, frame))
-        for (disposal, base) in options.dropFirst() {
-            let rect = differences(base, frame)
-            if area(rect) < area(chosen.rect) { chosen = (disposal, base, rect) }
+        return options.map { disposal, base in
+            let rect = differences(base, frame) ?? FrameRect(x: 0, y: 0, width: 1, height: 1)
+            let (pixels, blend, plain) = crop(frame, base: base, rect: rect)
+            return Candidate(disposal: disposal, plan: APNGFramePlan(rect: rect, blend: blend, pixels: pixels,
+                                                                     duration: duration,
+                                                                     sourcePixels: blend == .over ? plain : nil),
+                             base: base)
         }
-        framesPlanned += 1
-        let rect = chosen.rect ?? FrameRect(x: 0, y: 0, width: 1, height: 1)
-        let (pixels, blend, plain) = crop(frame, base: chosen.base, rect: rect)
-        beforePrevious = chosen.base
-        previousFrame = frame
-        previousRect = rect
-        return (chosen.disposal, APNGFramePlan(rect: rect, blend: blend, pixels: pixels, duration: duration,
-                                               sourcePixels: blend == .over ? plain : nil))
     }
 
-    private func area(_ rect: FrameRect?) -> Int { rect.map { $0.width * $0.height } ?? 0 }
+    /// Records that `frame` is drawn as `candidate` says: the canvas it was drawn on becomes the
+    /// one PREVIOUS restores, and its rectangle the one BACKGROUND clears.
+    mutating func commit(_ candidate: Candidate, frame: Raster) {
+        beforePrevious = candidate.base
+        previousFrame = frame
+        previousRect = candidate.plan.rect
+        framesPlanned += 1
+    }
 
     /// Sets `rect` to transparent black.
     private func clear(_ rect: FrameRect, in raster: inout Raster) {

@@ -24,39 +24,66 @@ struct APNGWriter {
         let bytesPerPixel = layout.bitDepth == 16 ? 8 : 4
         var planner = APNGFramePlanner(width: canvas.width, height: canvas.height, bytesPerPixel: bytesPerPixel,
                                        transparentPixel: Self.transparentPixel(layout))
-        let deflater = try PNGDeflater(level: settings.level, strategy: settings.zlibStrategy)
+        // zlib's default memory level, as apngasm: its smaller deflate blocks suit frames better.
+        let deflater = try PNGDeflater(level: settings.level, strategy: settings.zlibStrategy, memoryLevel: 8)
+        let final = options.effort >= 5 && settings.level < 9
+            ? try PNGDeflater(level: 9, strategy: settings.zlibStrategy, memoryLevel: 8) : nil
         var pending: APNGFramePlan?
         var sequence: UInt32 = 0
         for frame in frames {
             let raster = Self.raster(frame, bytesPerPixel: bytesPerPixel)
-            let (disposal, plan) = planner.plan(raster, duration: frame.duration)
-            if var previous = pending {
-                previous.disposal = disposal
-                try writeFrame(previous, settings: settings, deflater: deflater, sequence: &sequence, to: &sink)
+            let candidates = planner.candidates(raster, duration: frame.duration)
+            var chosen = candidates[0]
+            if candidates.count > 1 {
+                var best = Int.max
+                var sizes: [(pixels: Raster, size: Int)] = []
+                for candidate in candidates {
+                    let size = try trialSize(candidate.plan, settings: settings, deflater: deflater, known: &sizes)
+                    if size < best { (best, chosen) = (size, candidate) }
+                }
             }
-            pending = plan
+            planner.commit(chosen, frame: raster)
+            if var previous = pending {
+                previous.disposal = chosen.disposal
+                try writeFrame(previous, settings: settings, deflaters: (deflater, final), sequence: &sequence, to: &sink)
+            }
+            pending = chosen.plan
         }
         if let last = pending {
-            try writeFrame(last, settings: settings, deflater: deflater, sequence: &sequence, to: &sink)
+            try writeFrame(last, settings: settings, deflaters: (deflater, final), sequence: &sequence, to: &sink)
         }
     }
 
     /// An fcTL, then the frame's data: IDAT for the first frame (sequence 0), fdAT after it.
     /// A frame planned with OVER is also compressed as SOURCE with its plain pixels (apngasm
-    /// tries both too), and the smaller is written.
-    private func writeFrame(_ plan: APNGFramePlan, settings: PNGDataSettings, deflater: PNGDeflater,
+    /// tries both too), and the smaller is written. The trials run on `deflaters.trial`; with
+    /// `deflaters.final` (level 9, from effort 5) the winner is compressed again and the smaller
+    /// stream kept.
+    private func writeFrame(_ plan: APNGFramePlan, settings: PNGDataSettings,
+                            deflaters: (trial: PNGDeflater, final: PNGDeflater?),
                             sequence: inout UInt32, to sink: inout some ByteSink) throws(EncodingError) {
         let first = sequence == 0
         var blend = plan.blend
-        var stream = try smallestStream(EncodingFrame(raster: plan.pixels, duration: plan.duration),
-                                        settings: settings, deflater: deflater)
+        var pixels = plan.pixels
+        var (stream, filter) = try smallestStream(EncodingFrame(raster: pixels, duration: plan.duration),
+                                                  settings: settings, deflater: deflaters.trial)
         if let plain = plan.sourcePixels {
             let alternative = try smallestStream(EncodingFrame(raster: plain, duration: plan.duration),
-                                                 settings: settings, deflater: deflater)
-            if alternative.count < stream.count {
-                stream = alternative
+                                                 settings: settings, deflater: deflaters.trial)
+            if alternative.stream.count < stream.count {
+                (stream, filter) = alternative
                 blend = .source
+                pixels = plain
             }
+        }
+        if let final = deflaters.final {
+            var chosen = settings
+            chosen.filter = filter
+            final.reset()
+            var again: [UInt8] = []
+            try PNGImageData(chosen).compress(EncodingFrame(raster: pixels, duration: plan.duration),
+                                              deflater: final) { again.append(contentsOf: $0) }
+            if again.count < stream.count { stream = again }
         }
         var data = [UInt8]()
         for v in [sequence, UInt32(plan.rect.width), UInt32(plan.rect.height), UInt32(plan.rect.x), UInt32(plan.rect.y)] {
@@ -88,21 +115,44 @@ struct APNGWriter {
         } while offset < stream.count
     }
 
-    /// The frame's zlib stream; from effort 5, the smallest of the filter choices
+    /// The compressed size of a candidate plan with the default filter choice, the smaller of
+    /// its two blends when it has both: how the dispose_op of the frame before it is chosen
+    /// (apngasm likewise keeps the dispose_op whose next frame compresses smallest).
+    private func trialSize(_ plan: APNGFramePlan, settings: PNGDataSettings, deflater: PNGDeflater,
+                           known: inout [(pixels: Raster, size: Int)]) throws(EncodingError) -> Int {
+        var best = Int.max
+        for pixels in [plan.pixels] + (plan.sourcePixels.map { [$0] } ?? []) {
+            // Candidates often share a rectangle's pixels (NONE and BACKGROUND over a full frame).
+            if let size = known.first(where: { $0.pixels == pixels })?.size {
+                best = min(best, size)
+                continue
+            }
+            deflater.reset()
+            var size = 0
+            try PNGImageData(settings).compress(EncodingFrame(raster: pixels, duration: plan.duration),
+                                                deflater: deflater) { size += $0.count }
+            known.append((pixels, size))
+            best = min(best, size)
+        }
+        return best
+    }
+
+    /// The frame's zlib stream and its filter choice; from effort 5, the smallest of the filter choices
     /// ``filterTrials(_:effort:)`` gives (apngasm likewise tries filters per frame). Frames are
     /// the changed rectangles, so holding one compressed frame is cheap.
-    private func smallestStream(_ frame: EncodingFrame, settings: PNGDataSettings,
-                                deflater: PNGDeflater) throws(EncodingError) -> [UInt8] {
+    private func smallestStream(_ frame: EncodingFrame, settings: PNGDataSettings, deflater: PNGDeflater)
+        throws(EncodingError) -> (stream: [UInt8], filter: PNGRowFilter.Strategy) {
         var best: [UInt8] = []
+        var bestFilter = settings.filter
         for (i, filter) in Self.filterTrials(settings.filter, effort: options.effort).enumerated() {
             var trial = settings
             trial.filter = filter
             deflater.reset()
             var stream: [UInt8] = []
             try PNGImageData(trial).compress(frame, deflater: deflater) { stream.append(contentsOf: $0) }
-            if i == 0 || stream.count < best.count { best = stream }
+            if i == 0 || stream.count < best.count { (best, bestFilter) = (stream, filter) }
         }
-        return best
+        return (best, bestFilter)
     }
 
     /// The default filter choice, and from effort 5 also each fixed filter type and minimum entropy.

@@ -16,10 +16,12 @@ final class PNGDeflater {
     private var filled = 0
 
     /// A deflater at zlib `level` (0–9) with `strategy` (`Z_DEFAULT_STRATEGY`, `Z_FILTERED`…),
-    /// a 32 KiB window and memory level 9.
-    init(level: Int32, strategy: Int32, blockSize: Int = PNGDeflater.blockSize) throws(EncodingError) {
+    /// a 32 KiB window and `memoryLevel` (8 or 9: 9 makes deflate blocks of 32 Ki symbols, 8 of
+    /// 16 Ki, which adapt their Huffman codes more often).
+    init(level: Int32, strategy: Int32, memoryLevel: Int32 = 9,
+         blockSize: Int = PNGDeflater.blockSize) throws(EncodingError) {
         block = [UInt8](repeating: 0, count: blockSize)
-        guard czlib_deflate_init2(&stream, level, 15, 9, strategy) == Z_OK else {
+        guard czlib_deflate_init2(&stream, level, 15, memoryLevel, strategy) == Z_OK else {
             throw .limitExceeded("zlib could not allocate its state")
         }
         open = true
