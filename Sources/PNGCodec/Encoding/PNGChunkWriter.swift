@@ -1,7 +1,8 @@
+import CZlib
 import CodecCore
 
 /// Writes chunks (PNG 3rd edition §5.3): a 4-byte big-endian length, the type, the data, and
-/// the CRC-32 of type and data.
+/// the CRC-32 of type and data (zlib's `crc32`, as the decoder checks it).
 enum PNGChunkWriter {
     /// The largest chunk data length (§5.3: 2^31 − 1).
     static let maxLength = Int(Int32.max)
@@ -16,11 +17,12 @@ enum PNGChunkWriter {
         storeBigEndian(UInt32(data.count + prefixLength), into: &head, at: 0)
         storeBigEndian(type.rawValue, into: &head, at: 4)
         if let prefix { storeBigEndian(prefix, into: &head, at: 8) }
-        var crc = CRC32()
-        head.withUnsafeBufferPointer { crc.update(UnsafeBufferPointer(rebasing: $0[4...])) }
-        if !data.isEmpty { crc.update(data.bindMemory(to: UInt8.self)) }
+        var crc = head.withUnsafeBufferPointer { crc32(0, $0.baseAddress! + 4, UInt32($0.count - 4)) }
+        if let bytes = data.bindMemory(to: UInt8.self).baseAddress, !data.isEmpty {
+            crc = crc32(crc, bytes, UInt32(data.count))
+        }
         var tail = [UInt8](repeating: 0, count: 4)
-        storeBigEndian(crc.value, into: &tail, at: 0)
+        storeBigEndian(UInt32(truncatingIfNeeded: crc), into: &tail, at: 0)
         try sink.write(head)
         if !data.isEmpty { try sink.write(data) }
         try sink.write(tail)

@@ -60,12 +60,12 @@ final class PNGRowFilter {
         switch strategy {
         case .fixed(let t):
             type = Int(t)
-            apply(type)
+            _ = apply(type)
         case .minimumSum, .minimumEntropy:
             var best = Int.max, bestType = 0
             for t in 0..<5 {
-                apply(t)
-                let score = strategy == .minimumSum ? magnitudeSum(output(t) + 1, n) : entropyCost(output(t) + 1, n)
+                let sum = apply(t)
+                let score = strategy == .minimumSum ? sum : entropyCost(output(t) + 1, n)
                 if score < best {
                     best = score
                     bestType = t
@@ -80,21 +80,12 @@ final class PNGRowFilter {
     @inline(__always)
     private func output(_ type: Int) -> UnsafeMutablePointer<UInt8> { outputs + type &* (capacity &+ 1) }
 
-    /// Writes filter `type`'s output of the current row.
-    private func apply(_ type: Int) {
+    /// Writes filter `type`'s output of the current row and returns its magnitude sum.
+    private func apply(_ type: Int) -> Int {
         let out = output(type)
         out[0] = UInt8(type)
-        PNGForwardFilter.apply(type, row: current, previous: previous, count: rowBytes, stride: stride, into: out + 1)
-    }
-
-    /// Σ min(v, 256 − v) over the bytes.
-    private func magnitudeSum(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
-        var sum = 0
-        for i in 0..<n {
-            let v = Int(p[i])
-            sum &+= v < 128 ? v : 256 &- v
-        }
-        return sum
+        return PNGForwardFilter.filterAndScore(type, row: current, previous: previous, count: rowBytes,
+                                               stride: stride, into: out + 1)
     }
 
     /// n·log2(n) − Σ c·log2(c) over the byte histogram (the row's order-0 entropy in bits),
@@ -119,38 +110,32 @@ final class PNGRowFilter {
 }
 
 /// The five filter types in the encoding direction (PNG 3rd edition §9.2–§9.4):
-/// Filt(x) = Orig(x) − predictor.
+/// Filt(x) = Orig(x) − predictor, each fused with the output's magnitude sum Σ min(v, 256 − v)
+/// (§12.8). `PNGForwardFilterSIMD.swift` holds the vector kernels; these scalar loops are their
+/// twins and finish the bytes the vectors leave.
 enum PNGForwardFilter {
-    static func apply(_ type: Int, row: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int,
-                      stride: Int, into out: UnsafeMutablePointer<UInt8>) {
-        let s = min(stride, count)
-        switch type {
-        case 1:
-            for i in 0..<s { out[i] = row[i] }
-            var i = s
-            while i < count {
-                out[i] = row[i] &- row[i &- stride]
-                i &+= 1
+    /// Writes filter `type`'s output for bytes `from..<to` of the row and returns their magnitude
+    /// sum; bytes before `stride` have a zero left neighbour.
+    static func filterAndScoreScalar(_ type: Int, row: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>,
+                                     from: Int, to: Int, stride: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var sum = 0
+        var i = from
+        while i < to {
+            let x = row[i], b = previous[i]
+            let a: UInt8 = i >= stride ? row[i &- stride] : 0
+            let v: UInt8
+            switch type {
+            case 1: v = x &- a
+            case 2: v = x &- b
+            case 3: v = x &- UInt8((UInt16(a) &+ UInt16(b)) >> 1)
+            case 4: v = x &- paethPredictor(a, b, i >= stride ? previous[i &- stride] : 0)
+            default: v = x
             }
-        case 2:
-            for i in 0..<count { out[i] = row[i] &- previous[i] }
-        case 3:
-            for i in 0..<s { out[i] = row[i] &- previous[i] >> 1 }
-            var i = s
-            while i < count {
-                out[i] = row[i] &- UInt8((UInt16(row[i &- stride]) &+ UInt16(previous[i])) >> 1)
-                i &+= 1
-            }
-        case 4:
-            for i in 0..<s { out[i] = row[i] &- previous[i] }
-            var i = s
-            while i < count {
-                out[i] = row[i] &- paethPredictor(row[i &- stride], previous[i], previous[i &- stride])
-                i &+= 1
-            }
-        default:
-            UnsafeMutableRawPointer(out).copyMemory(from: row, byteCount: count)
+            out[i] = v
+            sum &+= v < 128 ? Int(v) : 256 &- Int(v)
+            i &+= 1
         }
+        return sum
     }
 
     /// §9.4: the one of a (left), b (above), c (upper left) nearest to a + b − c.

@@ -51,8 +51,8 @@ struct PNGReductionTests {
                 row.withUnsafeBufferPointer { cur in
                     previous.withUnsafeBufferPointer { prev in
                         filtered.withUnsafeMutableBufferPointer { out in
-                            PNGForwardFilter.apply(type, row: cur.baseAddress!, previous: prev.baseAddress!, count: count,
-                                                   stride: stride, into: out.baseAddress!)
+                            _ = PNGForwardFilter.filterAndScore(type, row: cur.baseAddress!, previous: prev.baseAddress!, count: count,
+                                                                stride: stride, into: out.baseAddress!)
                         }
                     }
                 }
