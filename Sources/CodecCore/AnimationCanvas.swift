@@ -89,6 +89,9 @@ public struct AnimationCanvas: Sendable {
         return canvas.canvas
     }
 
+    /// Bytes the canvas holds once allocated, with the rectangle saved for a `previous` disposal.
+    public var heldBytes: Int { compositor?.heldBytes ?? width * height * 4 }
+
     /// The composed pixels (RGBA8).
     public var pixels: [UInt8] { compositor?.canvas ?? [] }
 

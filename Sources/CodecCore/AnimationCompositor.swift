@@ -25,6 +25,9 @@ public struct AnimationCompositor: Sendable {
     /// The pixels under `lastRect` before the last frame was drawn, kept for `previous`.
     private var saved: [UInt8] = []
 
+    /// Bytes held: the canvas and the rectangle saved for a `previous` disposal.
+    public var heldBytes: Int { canvas.count + saved.count }
+
     /// A transparent canvas; the caller has checked its size against ``Limits``.
     public init(width: Int, height: Int, overRule: OverRule = .porterDuff) {
         self.width = width

@@ -41,6 +41,9 @@ public struct StreamingResampler: Sendable {
     /// RGBA8 output.
     public static let bytesPerOutputPixel = 40
 
+    /// Bytes the resampler holds, counted as ``bytesPerOutputPixel`` per output pixel.
+    public var heldBytes: Int { outputWidth * outputHeight * Self.bytesPerOutputPixel }
+
     /// A resampler from `inputWidth × inputHeight` to an output no larger; the caller has
     /// checked the output size against ``Limits`` with ``bytesPerOutputPixel``.
     public init(inputWidth: Int, inputHeight: Int, outputWidth: Int, outputHeight: Int) {

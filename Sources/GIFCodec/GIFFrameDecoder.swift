@@ -16,7 +16,7 @@ import CodecCore
 /// pixel, or data sub-blocks that end before it. The decoder keeps the error and throws it
 /// again on every call. Pixels past the last one are ignored, as Chromium's
 /// `QUIRK_IGNORE_TOO_MUCH_PIXEL_DATA` does.
-final class GIFFrameDecoder {
+package final class GIFFrameDecoder {
     /// The declared image size; rows wrap at `width`.
     let width: Int
     let height: Int
@@ -82,6 +82,9 @@ final class GIFFrameDecoder {
         indices = []
         if visibleWidth == 0 || visibleHeight == 0 { finished = true }
     }
+
+    /// Bytes held in buffers that grow with the image: the index window and a thumbnail's resampler.
+    var heldBytes: Int { indices.count + scratch.count + (resampler?.heldBytes ?? 0) }
 
     /// Rows from the top of the raster that are final.
     var finalRowCount: Int {

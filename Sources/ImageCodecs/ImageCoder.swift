@@ -52,7 +52,7 @@ public struct PNGCoder: ImageCoder {
     public var format: ImageFormat { .png }
 
     public func sniff(_ prefix: UnsafeBufferPointer<UInt8>) -> SniffResult {
-        .comparing(prefix, with: PNGDecoder.signature)
+        .comparing(prefix, with: PNGFormat.signature)
     }
 
     public func makeDecoder(options: DecodingOptions) -> any ImageDecoding {
@@ -66,7 +66,7 @@ public struct GIFCoder: ImageCoder {
     public var format: ImageFormat { .gif }
 
     public func sniff(_ prefix: UnsafeBufferPointer<UInt8>) -> SniffResult {
-        let results = GIFDecoder.signatures.map { SniffResult.comparing(prefix, with: $0) }
+        let results = GIFFormat.signatures.map { SniffResult.comparing(prefix, with: $0) }
         if results.contains(.match) { return .match }
         return results.contains(.needMoreData) ? .needMoreData : .noMatch
     }
@@ -88,7 +88,7 @@ public struct JPEGCoder: ImageCoder {
     public var format: ImageFormat { .jpeg }
 
     public func sniff(_ prefix: UnsafeBufferPointer<UInt8>) -> SniffResult {
-        .comparing(prefix, with: JPEGDecoder.signature)
+        .comparing(prefix, with: JPEGFormat.signature)
     }
 
     public func makeDecoder(options: DecodingOptions) -> any ImageDecoding {
@@ -102,7 +102,7 @@ public struct WebPCoder: ImageCoder {
     public var format: ImageFormat { .webp }
 
     public func sniff(_ prefix: UnsafeBufferPointer<UInt8>) -> SniffResult {
-        switch WebPDecoder.sniff(prefix) {
+        switch WebPFormat.sniff(prefix) {
         case true?: .match
         case false?: .noMatch
         case nil: .needMoreData

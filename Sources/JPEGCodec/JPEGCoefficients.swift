@@ -14,13 +14,26 @@ struct JPEGCoefficients {
     /// `idctSizes`, each component keeps only what its scaled transform reads
     /// (``JPEGCoefficientSubset``). The caller has checked the sizes against the limits.
     init(frame: JPEGFrameHeader, mcuRowOnly: Bool, idctSizes: [Int]? = nil) {
-        let subsets = frame.components.indices.map { c in idctSizes.flatMap { JPEGCoefficientSubset.kept(idctSize: $0[c]) } }
-        grid = JPEGBlockGrid(blocksPerLine: frame.components.map(\.blocksPerLine),
-                             blockRows: frame.components.map { mcuRowOnly ? $0.v : $0.blockRows }, subsets: subsets)
+        grid = Self.grid(frame: frame, mcuRowOnly: mcuRowOnly, idctSizes: idctSizes)
         storage = frame.components.indices.map { [grid] c in
             [Int16](repeating: 0, count: grid.blocksPerLine[c] * grid.blockRows[c] * grid.recordSizes[c])
         }
     }
+
+    private static func grid(frame: JPEGFrameHeader, mcuRowOnly: Bool, idctSizes: [Int]?) -> JPEGBlockGrid {
+        let subsets = frame.components.indices.map { c in idctSizes.flatMap { JPEGCoefficientSubset.kept(idctSize: $0[c]) } }
+        return JPEGBlockGrid(blocksPerLine: frame.components.map(\.blocksPerLine),
+                             blockRows: frame.components.map { mcuRowOnly ? $0.v : $0.blockRows }, subsets: subsets)
+    }
+
+    /// The bytes the storage for these arguments takes, for checking against ``Limits`` first.
+    static func bytes(frame: JPEGFrameHeader, mcuRowOnly: Bool, idctSizes: [Int]?) -> Int {
+        let grid = grid(frame: frame, mcuRowOnly: mcuRowOnly, idctSizes: idctSizes)
+        return frame.components.indices.reduce(0) { $0 + grid.blocksPerLine[$1] * grid.blockRows[$1] * grid.recordSizes[$1] * 2 }
+    }
+
+    /// Bytes held.
+    var heldBytes: Int { storage.reduce(0) { $0 + $1.count * 2 } }
 
     /// The bytes every block of `frame` takes, for checking against ``Limits``.
     static func bytes(for frame: JPEGFrameHeader) -> Int {

@@ -13,7 +13,7 @@ import CodecCore
 /// no smaller than the thumbnail, keeps only the coefficients that scale's inverse DCT reads
 /// (``JPEGCoefficientSubset``), and passes its rows to a ``StreamingResampler`` instead of
 /// keeping an image.
-final class JPEGPixelDecoder {
+package final class JPEGPixelDecoder {
     private let frame: JPEGFrameHeader
     private let buffered: Bool
     private let geometry: JPEGOutputGeometry
@@ -60,7 +60,7 @@ final class JPEGPixelDecoder {
          scaledSize: Int = 8, thumbnail: (width: Int, height: Int)? = nil) {
         self.frame = frame
         self.colorSpace = colorSpace
-        buffered = frame.isProgressive || firstScan.components.count < frame.components.count
+        buffered = Self.isBuffered(frame, firstScan: firstScan)
         progression = JPEGProgression(componentCount: frame.components.count)
         geometry = JPEGOutputGeometry(frame: frame, scaledSize: scaledSize)
         coefficients = JPEGCoefficients(frame: frame, mcuRowOnly: !buffered, idctSizes: buffered ? geometry.idctSizes : nil)
@@ -75,6 +75,22 @@ final class JPEGPixelDecoder {
         }
         unwrittenRowsEnd = geometry.height
     }
+
+    /// Whether the file's scans must be collected before pixels come out (T.81 G.1.1).
+    static func isBuffered(_ frame: JPEGFrameHeader, firstScan: JPEGScanHeader) -> Bool {
+        frame.isProgressive || firstScan.components.count < frame.components.count
+    }
+
+    /// The bytes a decoder made with these arguments holds, checked before it is made.
+    static func bytes(frame: JPEGFrameHeader, firstScan: JPEGScanHeader, scaledSize: Int, thumbnail: Bool) -> Int {
+        let buffered = isBuffered(frame, firstScan: firstScan)
+        let geometry = JPEGOutputGeometry(frame: frame, scaledSize: scaledSize)
+        let output = thumbnail ? geometry.mcuRowHeight * geometry.width * 4 : geometry.width * geometry.height * 4
+        return output + JPEGCoefficients.bytes(frame: frame, mcuRowOnly: !buffered, idctSizes: buffered ? geometry.idctSizes : nil)
+    }
+
+    /// Bytes held: the image or one MCU row of it, the coefficients and a thumbnail's resampler.
+    var heldBytes: Int { pixels.count + mcuRowPixels.count + coefficients.heldBytes + (resampler?.heldBytes ?? 0) }
 
     /// The output size at the scale decoded.
     var width: Int { geometry.width }

@@ -7,7 +7,7 @@ import CodecCore
 /// The stream's bytes lie in segments of the input buffer (chunk payloads); the container
 /// parser hands the segments known so far on every call. Rows are inflated into a window,
 /// reconstructed as each completes, converted and written to the destination.
-final class PNGFrameDecoder {
+package final class PNGFrameDecoder {
     let width: Int
     let height: Int
     private let header: PNGHeader
@@ -77,6 +77,9 @@ final class PNGFrameDecoder {
         if finished { return height }
         return header.interlaced ? 0 : rowInPass
     }
+
+    /// Bytes held in buffers that grow with the image: the raster or the resampler, and the window.
+    var heldBytes: Int { raster.pixels.count + (resampler?.heldBytes ?? 0) + window.count }
 
     /// Adam7 passes fully written so far (7 when done; meaningless for non-interlaced).
     var passesDone: Int { finished ? 7 : max(0, pass) }

@@ -56,7 +56,7 @@ struct GIFAnimationTests {
         let decoder = GIFDecoder(options: .init())
         let input = InputBuffer(model.bytes, isFinal: true)
         try decoder.advance(input)
-        let frames = decoder.container.frames
+        let frames = decoder.format.container.frames
         let keyFrames = (0..<5).map {
             AnimationCompositor.isIndependent($0, frame: frames[$0].properties, previous: $0 > 0 ? frames[$0 - 1].properties : nil,
                                               canvasWidth: 4, canvasHeight: 4)

@@ -15,7 +15,7 @@ struct ThumbnailTests {
 
     /// A decoder of the file's format over all of its bytes.
     static func decoder(_ bytes: [UInt8]) throws -> (any ImageDecoding, InputBuffer) {
-        let decoder: any ImageDecoding = bytes.starts(with: PNGDecoder.signature)
+        let decoder: any ImageDecoding = bytes.starts(with: PNGFormat.signature)
             ? PNGDecoder(options: .init()) : GIFDecoder(options: .init())
         let input = InputBuffer(bytes, isFinal: true)
         try decoder.advance(input)

@@ -32,8 +32,8 @@ struct JPEGScaledTests {
         let decoder = JPEGDecoder(options: DecodingOptions())
         let input = InputBuffer(bytes, isFinal: true)
         try decoder.advance(input)
-        let image = try decoder.scaledImage(scaledSize: row.scaledSize, input: input)
-        let usesSubset = decoder.container.frame.map { frame in
+        let image = try decoder.format.scaledImage(scaledSize: row.scaledSize, input: input)
+        let usesSubset = decoder.format.container.frame.map { frame in
             JPEGOutputGeometry(frame: frame, scaledSize: row.scaledSize).idctSizes.contains { $0 <= 2 }
         } ?? false
         if row.smoothed && usesSubset { return }
@@ -50,7 +50,7 @@ struct JPEGScaledTests {
         let decoder = JPEGDecoder(options: DecodingOptions())
         let input = InputBuffer(bytes, isFinal: true)
         try decoder.advance(input)
-        let scaled = try decoder.scaledImage(scaledSize: 1, input: input)
+        let scaled = try decoder.format.scaledImage(scaledSize: 1, input: input)
         let expected = StreamingResampler.resample(scaled.rgba8Raster(), toWidth: thumbnail.width, height: thumbnail.height)
         #expect(thumbnail.isComplete && thumbnail.rgba8Raster().pixels == expected.pixels)
     }

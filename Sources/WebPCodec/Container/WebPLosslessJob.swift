@@ -1,6 +1,6 @@
 import CodecCore
 
-/// One VP8L bitstream being decoded as its bytes arrive, for ``WebPDecoder``.
+/// One VP8L bitstream being decoded as its bytes arrive, for ``WebPFormat``.
 ///
 /// ``VP8LDecoder`` reads one contiguous run of bytes from the payload's start (``WebPByteRun``:
 /// in place, or gathered with each new byte copied once). A still image's run goes to the end of the input (as

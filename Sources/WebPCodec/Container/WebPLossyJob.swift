@@ -1,7 +1,7 @@
 import CodecCore
 
 /// One VP8 bitstream (RFC 6386 key frame), with its ALPH chunk if it has one (RFC 9649
-/// 2.7.1.2), being decoded as its bytes arrive, for ``WebPDecoder``.
+/// 2.7.1.2), being decoded as its bytes arrive, for ``WebPFormat``.
 ///
 /// ``VP8Decoder`` reads one contiguous run from the VP8 payload's start (``WebPByteRun``): for
 /// a still image to the end of the input (libwebp's `DecodeInto` gives the last partition the
@@ -100,6 +100,18 @@ enum WebPImageJob {
         case .lossless(let job): job.isFinished
         case .lossy(let job): job.isFinished
         case .moving: false
+        }
+    }
+
+    /// Bytes held in buffers that grow with the image: the RGBA image (or a thumbnail's
+    /// resampler) and the alpha plane.
+    var heldBytes: Int {
+        switch self {
+        case .lossless(let job): return job.decoder.map { $0.width * $0.height * 4 } ?? 0
+        case .lossy(let job):
+            guard let decoder = job.decoder else { return 0 }
+            return (decoder.thumbnail?.heldBytes ?? decoder.width * decoder.height * 4) + (decoder.alpha?.count ?? 0)
+        case .moving: return 0
         }
     }
 

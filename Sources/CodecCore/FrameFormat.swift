@@ -1,0 +1,91 @@
+/// What a frame decoder is made for.
+public enum FrameJobPurpose: Sendable, Equatable {
+    /// The image of a file that is not animated: frame 0, shown alone.
+    case still
+    /// Animation frame `index`, drawn on the canvas.
+    case frame(Int)
+    /// Frame 0 shrunk to `width × height` as its rows come out, the full-size image never held.
+    case thumbnail(width: Int, height: Int)
+}
+
+/// The canvas an animation's frames are composed on.
+public struct CanvasSpec: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var overRule: AnimationCompositor.OverRule
+
+    public init(width: Int, height: Int, overRule: AnimationCompositor.OverRule = .porterDuff) {
+        self.width = width
+        self.height = height
+        self.overRule = overRule
+    }
+}
+
+/// The part of a decoder that is a format's own, after Wuffs' split of image config, frame
+/// config and frame: a container parser that finds the image's facts and its frames' bytes, and
+/// frame decoders (jobs) that turn one frame's bytes into pixels as they arrive.
+/// ``FrameDriver`` does the rest — errors, the properties snapshot, composition and random
+/// access, pending frames, thumbnails, ``DecodingOptions/decodesImmediately`` and the limits on
+/// what is held.
+public protocol FrameFormat {
+    /// A frame decoder, resumed as bytes arrive. Value types are kept unshared while they run.
+    associatedtype Job
+
+    init(options: DecodingOptions)
+
+    /// Parses the container as far as `input` goes. A thrown error stops the decoder for good.
+    mutating func parse(_ input: InputBuffer) throws(DecodingError)
+    /// Changes whenever ``makeProperties()`` may give something new.
+    var revision: Int { get }
+    /// Image-level facts, or nil while the header is still being read.
+    func makeProperties() -> ImageProperties?
+    /// Frames whose header has been read so far.
+    var frameCount: Int { get }
+    /// Facts about frame `index` (below ``frameCount``) as the caller sees them.
+    func frameProperties(at index: Int) -> FrameProperties?
+    /// Whether all of frame `index`'s data has arrived (`still` is the still image's job, if any).
+    func isFrameComplete(at index: Int, still: Job?) -> Bool
+    /// Whether the whole file has been parsed.
+    var isComplete: Bool { get }
+    /// The canvas the frames are composed on, or nil when frame 0 is a still shown alone.
+    var canvas: CanvasSpec? { get }
+    /// Frame `index` as the compositor draws it.
+    mutating func compositingProperties(at index: Int) -> FrameProperties
+    /// Whether animation frames are decoded straight into the canvas (``CanvasRegion``) rather
+    /// than into a raster of their own.
+    static var drawsOnCanvas: Bool { get }
+
+    /// Whether frame 0 can be shrunk as its rows come out (a ``FrameJobPurpose/thumbnail`` job).
+    var shrinksWhileDecoding: Bool { get }
+    /// A decoder for `purpose`, or nil when there is none yet (no pixel data has arrived).
+    /// `limits.maxBytesHeld` is what the decoder may still allocate, the driver's other buffers
+    /// counted.
+    func makeJob(for purpose: FrameJobPurpose, input: InputBuffer, limits: Limits) throws(DecodingError) -> Job?
+    /// Decodes as far as `input` goes; a job that draws on the canvas draws into `region`.
+    func advance(_ job: inout Job, for purpose: FrameJobPurpose, input: InputBuffer,
+                 region: CanvasRegion?) throws(DecodingError)
+    /// Whether every pixel of the job's output is final.
+    func isFinished(_ job: Job) -> Bool
+    /// Rows of the job's output, from the top, that are final.
+    func finalRowCount(_ job: Job) -> Int
+    /// The job's output so far (a preview while unfinished), RGBA8; nil before any pixel.
+    func raster(_ job: Job) -> Raster?
+    /// For a job that draws on the canvas: a touch-up for the copy of the canvas shown while the
+    /// frame is unfinished (an interlaced frame's coarse preview).
+    func canvasTouchUp(_ job: Job, rect: FrameRect) -> ((inout [UInt8]) -> Void)?
+    /// Bytes the job holds in buffers that grow with the image.
+    func heldBytes(_ job: Job) -> Int
+}
+
+extension FrameFormat {
+    public mutating func compositingProperties(at index: Int) -> FrameProperties {
+        frameProperties(at: index) ?? FrameProperties(x: 0, y: 0, width: 0, height: 0, unclampedDuration: 0,
+                                                      disposal: .none, blend: .source)
+    }
+
+    public static var drawsOnCanvas: Bool { false }
+
+    public var shrinksWhileDecoding: Bool { true }
+
+    public func canvasTouchUp(_ job: Job, rect: FrameRect) -> ((inout [UInt8]) -> Void)? { nil }
+}
