@@ -8,8 +8,10 @@ public struct Limits: Sendable, Equatable {
     public var maxPixels: Int = 1 << 28
     /// Largest number of frames an animation may declare or contain.
     public var maxFrames: Int = 10_000
-    /// Largest number of bytes the decoder may hold in pixel buffers at once.
-    public var maxBytesHeld: Int = 2 << 30
+    /// Largest number of bytes a decoder may hold at once in the buffers that grow with the
+    /// image, all together: canvas, output rasters, JPEG coefficients, WebP planes, thumbnail
+    /// resamplers (``FrameDriver``; SPEC-NOTES.md, "Limits").
+    public var maxBytesHeld: Int = 1 << 30
     /// Largest size of the decompressed metadata items (ICC profile, text as UTF-8, EXIF), all
     /// together. Libpng's default for one ancillary chunk is 8,000,000 bytes
     /// (`PNG_USER_CHUNK_MALLOC_MAX`); what is kept is held once, at its size.
@@ -35,7 +37,7 @@ public struct Limits: Sendable, Equatable {
 
     public init() {}
 
-    public init(maxPixels: Int = 1 << 28, maxFrames: Int = 10_000, maxBytesHeld: Int = 2 << 30,
+    public init(maxPixels: Int = 1 << 28, maxFrames: Int = 10_000, maxBytesHeld: Int = 1 << 30,
                 maxMetadataBytes: Int = 8 << 20, maxMetadataItems: Int = 1_000, maxJPEGScans: Int = 1_000,
                 maxJPEGBlockPasses: Int = 128, maxAnimationPixels: Int = 1 << 32) {
         self.maxPixels = maxPixels
