@@ -66,7 +66,7 @@ public final class FrameDriver<Format: FrameFormat>: ImageDecoding {
     public var isComplete: Bool { format.isComplete }
 
     /// The still image, or the canvas after animation frame `index`, as far as its data goes.
-    public func image(at index: Int, input: InputBuffer) throws(DecodingError) -> DecodedImage {
+    public func rendered(at index: Int, input: InputBuffer) throws(DecodingError) -> RenderedImage {
         if let error { throw error }
         guard index >= 0, index < frameCount else { throw .invalidRequest("frame index out of range") }
         guard let spec = format.canvas else {
@@ -81,14 +81,14 @@ public final class FrameDriver<Format: FrameFormat>: ImageDecoding {
 
     /// Frame 0 shrunk as its rows are decoded, resuming the job of the same size; nil when the
     /// format has no such path or frame 0 is already decoded in full (the caller then shrinks
-    /// ``image(at:input:)``). A still's errors are sticky; an animation's first frame's are its own.
+    /// ``rendered(at:input:)``). A still's errors are sticky; an animation's first frame's are its own.
     public func streamingThumbnail(at index: Int, width: Int, height: Int,
-                                   input: InputBuffer) throws(DecodingError) -> DecodedImage? {
+                                   input: InputBuffer) throws(DecodingError) -> RenderedImage? {
         if let error { throw error }
         let frameZeroDone = still.map { format.isFinished($0) } == true || (canvas?.composedIndex ?? -1) >= 0
         guard index == 0, frameCount > 0, !frameZeroDone, format.shrinksWhileDecoding else { return nil }
         let purpose = FrameJobPurpose.thumbnail(width: width, height: height)
-        let shrink = { () throws(DecodingError) -> DecodedImage? in
+        let shrink = { () throws(DecodingError) -> RenderedImage? in
             var job: Format.Job
             if let kept = self.thumbnailJob, kept.width == width, kept.height == height {
                 job = kept.job
@@ -97,8 +97,7 @@ public final class FrameDriver<Format: FrameFormat>: ImageDecoding {
                 _ = try self.options.limits.checkedRasterBytes(width: width, height: height,
                                                                bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
                 guard let made = try self.format.makeJob(for: purpose, input: input, limits: self.limitsLeft()) else {
-                    return DecodedImage(raster: Raster(width: width, height: height, bytesPerPixel: 4), finalRowCount: 0,
-                                        options: self.options)
+                    return RenderedImage(raster: Raster(width: width, height: height, bytesPerPixel: 4), finalRowCount: 0)
                 }
                 job = made
             }
@@ -150,11 +149,10 @@ public final class FrameDriver<Format: FrameFormat>: ImageDecoding {
 
     /// An image of `raster`, or of a transparent raster the size of `blank` when there is none yet.
     private func image(_ raster: Raster?, finalRows: Int, orBlank blank: FrameProperties?) throws(DecodingError)
-        -> DecodedImage {
-        if let raster { return DecodedImage(raster: raster, finalRowCount: finalRows, options: options) }
+        -> RenderedImage {
+        if let raster { return RenderedImage(raster: raster, finalRowCount: finalRows) }
         guard let blank else { throw .invalidRequest("frame index out of range") }
-        return DecodedImage(raster: Raster(width: blank.width, height: blank.height, bytesPerPixel: 4),
-                            finalRowCount: 0, options: options)
+        return RenderedImage(raster: Raster(width: blank.width, height: blank.height, bytesPerPixel: 4), finalRowCount: 0)
     }
 }
 
@@ -163,7 +161,7 @@ extension FrameDriver {
     /// point; nil when `makeImage` is false (the work is done and kept). A frame still arriving
     /// is drawn as far as it goes.
     func composite(_ index: Int, _ spec: CanvasSpec, _ input: InputBuffer,
-                   makeImage: Bool = true) throws(DecodingError) -> DecodedImage? {
+                   makeImage: Bool = true) throws(DecodingError) -> RenderedImage? {
         var plan = canvas ?? AnimationCanvas(width: spec.width, height: spec.height, overRule: spec.overRule)
         canvas = nil
         canvasBytes = plan.heldBytes
@@ -190,8 +188,8 @@ extension FrameDriver {
             }
         }
         return composed.map {
-            DecodedImage(raster: Raster(width: spec.width, height: spec.height, bytesPerPixel: 4, pixels: $0.pixels),
-                         finalRowCount: min($0.finalRows, spec.height), options: options)
+            RenderedImage(raster: Raster(width: spec.width, height: spec.height, bytesPerPixel: 4, pixels: $0.pixels),
+                          finalRowCount: min($0.finalRows, spec.height))
         }
     }
 

@@ -26,10 +26,34 @@ public protocol ImageDecoding: AnyObject {
     func isFrameComplete(at index: Int) -> Bool
     /// Whether the whole file has been parsed (the end marker was seen).
     var isComplete: Bool { get }
-    /// The composited canvas after frame `index`; partial while the frame's data is incomplete.
-    func image(at index: Int, input: InputBuffer) throws(DecodingError) -> DecodedImage
-    /// A thumbnail made without holding the full-size image, or nil when this decoder has no
-    /// streaming path for the frame (the caller then shrinks ``image(at:input:)``).
+    /// The still image, or the composed canvas after frame `index`, partial while the frame's
+    /// data is incomplete: straight-alpha RGBA with 8 or 16 bits a sample, in the decoders'
+    /// working format. ``ImageSource`` converts it to the caller's layout (byte order,
+    /// premultiplied alpha, 16 bits) once, after any shrinking and orientation.
+    func rendered(at index: Int, input: InputBuffer) throws(DecodingError) -> RenderedImage
+    /// A thumbnail (straight-alpha RGBA8) made without holding the full-size image, or nil when
+    /// this decoder has no streaming path for the frame (the caller then shrinks
+    /// ``rendered(at:input:)``).
     func streamingThumbnail(at index: Int, width: Int, height: Int,
-                            input: InputBuffer) throws(DecodingError) -> DecodedImage?
+                            input: InputBuffer) throws(DecodingError) -> RenderedImage?
+}
+
+/// Pixels as a decoder renders them, before they are converted to the caller's layout: a
+/// straight-alpha RGBA raster, and the rows from its top that are final.
+public struct RenderedImage: Sendable, Equatable {
+    public var raster: Raster
+    public var finalRowCount: Int
+
+    public init(raster: Raster, finalRowCount: Int) {
+        self.raster = raster
+        self.finalRowCount = finalRowCount
+    }
+
+    /// Whether every row is final.
+    public var isComplete: Bool { finalRowCount == raster.height }
+
+    /// The image in the layout `options` ask for.
+    public func converted(_ options: DecodingOptions) -> DecodedImage {
+        DecodedImage(raster: raster, finalRowCount: finalRowCount, options: options)
+    }
 }

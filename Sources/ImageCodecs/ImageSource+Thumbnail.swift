@@ -1,20 +1,24 @@
+import CodecCore
+
 extension ImageSource {
     /// A thumbnail of frame `index` whose longer side is at most `maxPixelSize` pixels
     /// (ImageIO's `kCGImageSourceThumbnailMaxPixelSize`; never enlarged), optionally turned
     /// upright by the EXIF orientation. Decoders that can shrink rows as they come out do so,
-    /// so a thumbnail of a large still image never holds the full-size image.
+    /// so a thumbnail of a large still image never holds the full-size image. Pixels stay
+    /// straight RGBA through shrinking and orientation and are converted to the options' layout
+    /// once, at the end.
     public func thumbnail(at index: Int = 0, maxPixelSize: Int,
                           applyOrientation: Bool = true) throws(DecodingError) -> DecodedImage {
         guard maxPixelSize > 0 else { throw .invalidRequest("maxPixelSize must be positive") }
         let orientation = applyOrientation ? (properties?.orientation ?? 1) : 1
         let shrunk = try shrunkImage(at: index, maxPixelSize: maxPixelSize)
-        guard orientation != 1 else { return shrunk }
-        let upright = Orientation.apply(orientation, to: shrunk.rgba8Raster())
-        return DecodedImage(raster: upright, finalRowCount: shrunk.isComplete ? upright.height : 0,
-                            options: decodingOptions)
+        guard orientation != 1 else { return shrunk.converted(options) }
+        let upright = Orientation.apply(orientation, to: shrunk.raster)
+        let isComplete = shrunk.finalRowCount == shrunk.raster.height
+        return RenderedImage(raster: upright, finalRowCount: isComplete ? upright.height : 0).converted(options)
     }
 
-    private func shrunkImage(at index: Int, maxPixelSize: Int) throws(DecodingError) -> DecodedImage {
+    private func shrunkImage(at index: Int, maxPixelSize: Int) throws(DecodingError) -> RenderedImage {
         guard properties(at: index) != nil, let props = properties else {
             throw .invalidRequest("frame index out of range")
         }
@@ -23,10 +27,16 @@ extension ImageSource {
            let streamed = try streamingThumbnail(at: index, width: size.width, height: size.height) {
             return streamed
         }
-        let full = try image(at: index)
-        guard size.width != full.width || size.height != full.height else { return full }
-        let small = StreamingResampler.resample(full.rgba8Raster(), toWidth: size.width, height: size.height)
-        let finalRows = full.isComplete ? small.height : full.finalRowCount * small.height / full.height
-        return DecodedImage(raster: small, finalRowCount: finalRows, options: decodingOptions)
+        let full = try rendered(at: index)
+        guard size.width != full.raster.width || size.height != full.raster.height else { return full }
+        var rgba8 = full.raster
+        if rgba8.bytesPerPixel == 8 {
+            rgba8 = Raster(width: rgba8.width, height: rgba8.height, bytesPerPixel: 4,
+                           pixels: PixelConversion.narrowRGBA16(rgba8.pixels))
+        }
+        let small = StreamingResampler.resample(rgba8, toWidth: size.width, height: size.height)
+        let finalRows = full.finalRowCount == full.raster.height ? small.height
+            : full.finalRowCount * small.height / full.raster.height
+        return RenderedImage(raster: small, finalRowCount: finalRows)
     }
 }

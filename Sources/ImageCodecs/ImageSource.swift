@@ -163,15 +163,20 @@ public final class ImageSource: Sendable {
     /// image's pixels puts the source in `invalidData` for good; one in an animation frame's
     /// pixels is thrown for that frame (and frames composed on it) only.
     public func image(at index: Int = 0) throws(DecodingError) -> DecodedImage {
-        try render { (decoder, input) throws(DecodingError) -> DecodedImage in
+        try rendered(at: index).converted(options)
+    }
+
+    /// Frame `index` as the decoder renders it, before conversion to the caller's layout.
+    func rendered(at index: Int) throws(DecodingError) -> RenderedImage {
+        try render { (decoder, input) throws(DecodingError) -> RenderedImage in
             guard index >= 0, index < decoder.frameCount else { throw .invalidRequest("frame index out of range") }
-            return try decoder.image(at: index, input: input)
+            return try decoder.rendered(at: index, input: input)
         }
     }
 
     /// The decoder's row-by-row shrink of frame `index`, or nil when it has none for the frame.
-    func streamingThumbnail(at index: Int, width: Int, height: Int) throws(DecodingError) -> DecodedImage? {
-        try render { (decoder, input) throws(DecodingError) -> DecodedImage? in
+    func streamingThumbnail(at index: Int, width: Int, height: Int) throws(DecodingError) -> RenderedImage? {
+        try render { (decoder, input) throws(DecodingError) -> RenderedImage? in
             try decoder.streamingThumbnail(at: index, width: width, height: height, input: input)
         }
     }

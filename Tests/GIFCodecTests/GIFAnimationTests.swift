@@ -62,12 +62,12 @@ struct GIFAnimationTests {
                                               canvasWidth: 4, canvasHeight: 4)
         }
         #expect(keyFrames == [true, false, true, true, false])
-        _ = try decoder.image(at: 4, input: input)
+        _ = try decoder.rendered(at: 4, input: input).converted(.init())
         #expect(decoder.canvas?.composedIndex == 4)
         let expected = model.canvases
-        #expect(CanonicalHash.canonicalBytes(try decoder.image(at: 4, input: input)) == expected[4])
-        #expect(CanonicalHash.canonicalBytes(try decoder.image(at: 1, input: input)) == expected[1])
-        #expect(CanonicalHash.canonicalBytes(try decoder.image(at: 2, input: input)) == expected[2])
+        #expect(CanonicalHash.canonicalBytes(try decoder.rendered(at: 4, input: input).converted(.init())) == expected[4])
+        #expect(CanonicalHash.canonicalBytes(try decoder.rendered(at: 1, input: input).converted(.init())) == expected[1])
+        #expect(CanonicalHash.canonicalBytes(try decoder.rendered(at: 2, input: input).converted(.init())) == expected[2])
     }
 
     /// An error in one frame's data fails that frame and the frames composed on it, not the

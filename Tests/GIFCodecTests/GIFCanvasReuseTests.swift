@@ -42,7 +42,7 @@ struct CanvasReuseTests {
             if start + 61 >= animated.count { input.markFinal() }
             try taken.advance(input)
             while hashed < taken.frameCount && taken.isFrameComplete(at: hashed) {
-                _ = try taken.image(at: hashed, input: input)
+                _ = try taken.rendered(at: hashed, input: input)
                 hashed += 1
             }
         }

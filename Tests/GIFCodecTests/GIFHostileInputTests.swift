@@ -36,7 +36,7 @@ struct GIFHostileInputTests {
         #expect(decoder.frameCount == 200)
         var peak = 0
         for index in 0..<200 {
-            let image = try decoder.image(at: index, input: input)
+            let image = try decoder.rendered(at: index, input: input).converted(.init())
             let offset = (((index * 37) % 10_000) * 10_000 + (index * 4999) % 10_000) * 4
             #expect(image.pixels[offset..<(offset + 4)] == [255, 255, 255, 255])
             peak = max(peak, Self.residentBytes() ?? 0)

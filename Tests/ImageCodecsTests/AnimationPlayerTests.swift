@@ -296,13 +296,13 @@ import Testing
         func frameProperties(at index: Int) -> FrameProperties? { inner.frameProperties(at: index) }
         func isFrameComplete(at index: Int) -> Bool { inner.isFrameComplete(at: index) }
         var isComplete: Bool { inner.isComplete }
-        func image(at index: Int, input: InputBuffer) throws(DecodingError) -> DecodedImage {
+        func rendered(at index: Int, input: InputBuffer) throws(DecodingError) -> RenderedImage {
             gate.pass()
             if failing.contains(index) { throw .invalidData("a frame the test makes fail") }
-            return try inner.image(at: index, input: input)
+            return try inner.rendered(at: index, input: input)
         }
         func streamingThumbnail(at index: Int, width: Int, height: Int,
-                                input: InputBuffer) throws(DecodingError) -> DecodedImage? { nil }
+                                input: InputBuffer) throws(DecodingError) -> RenderedImage? { nil }
     }
 
     static func source(_ bytes: [UInt8], gate: Gate = Gate(open: true), failing: Set<Int> = []) -> ImageSource {

@@ -33,7 +33,7 @@ struct ThumbnailTests {
             // Straight from a fresh decoder, so the streaming path is the one measured.
             let (decoder, input) = try Self.decoder(bytes)
             let streamed = try decoder.streamingThumbnail(at: 0, width: size.width, height: size.height, input: input)
-            #expect(streamed?.pixels == expected.pixels, "\(url.lastPathComponent) at \(maxPixelSize)")
+            #expect(streamed?.raster.pixels == expected.pixels, "\(url.lastPathComponent) at \(maxPixelSize)")
             #expect(streamed?.isComplete == true)
             // A size the image already fits is the image itself, not shrunk.
             let unchanged = size.width == p.width && size.height == p.height
@@ -64,5 +64,34 @@ struct ThumbnailTests {
         #expect(source.properties?.width == 0x2000_0020)
         #expect(throws: DecodingError.self) { try source.thumbnail(at: 0, maxPixelSize: 32) }
         #expect(source.error?.kind == .limitExceeded)
+    }
+
+    /// Pixels stay straight RGBA through shrinking and are converted to the caller's layout once,
+    /// at the end: a premultiplied BGRA thumbnail is the straight one converted, on the streaming
+    /// path (frame 0) and on the shrink-the-full-image path (a later animation frame), with no
+    /// round trip through premultiplied values.
+    @Test func layoutIsAppliedOnceAfterShrinking() throws {
+        let destination = try ImageDestination(format: .png)
+        for seed in 0..<2 {
+            var pixels: [UInt8] = []
+            for i in 0..<(40 * 30) {
+                pixels += [UInt8(truncatingIfNeeded: i &* 13 &+ seed), UInt8(truncatingIfNeeded: i &* 5), 200, UInt8(truncatingIfNeeded: i &* 3 | 1)]
+            }
+            try destination.add(DecodedImage(width: 40, height: 30, pixelFormat: .rgba8, isPremultiplied: false,
+                                             pixels: pixels, finalRowCount: 30), duration: .milliseconds(50))
+        }
+        let apng = try destination.finalize()
+        var options = DecodingOptions()
+        options.premultipliedAlpha = true
+        options.byteOrder = .bgra8
+        for index in 0..<2 {
+            let straight = try ImageSource(bytes: apng).thumbnail(at: index, maxPixelSize: 7)
+            let converted = try ImageSource(bytes: apng, options: options).thumbnail(at: index, maxPixelSize: 7)
+            var expected = straight.pixels
+            PixelConversion.premultiplyRGBA8(&expected)
+            PixelConversion.swapRedBlue(&expected)
+            #expect(converted.pixelFormat == .bgra8 && converted.isPremultiplied)
+            #expect(converted.pixels == expected, "frame \(index)")
+        }
     }
 }

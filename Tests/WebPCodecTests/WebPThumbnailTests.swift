@@ -28,7 +28,7 @@ struct WebPThumbnailTests {
             try decoder.advance(input)
             let streamed = try #require(try decoder.streamingThumbnail(at: 0, width: size.width, height: size.height,
                                                                        input: input))
-            #expect(streamed.pixels == expected.pixels, "\(url.lastPathComponent) at \(maxPixelSize)")
+            #expect(streamed.raster.pixels == expected.pixels, "\(url.lastPathComponent) at \(maxPixelSize)")
             #expect(streamed.isComplete)
         }
     }
