@@ -7,28 +7,28 @@ import CodecCore
 /// Global Color Table can serve every frame is known only once all have been planned (each
 /// planned frame is kept cropped to what it draws). The file is then written to the sink
 /// frame by frame.
-public struct GIFEncoder: ImageEncoding {
+package struct GIFEncoder: ImageEncoding {
     /// Alpha below this is the transparent index; at or above it the pixel is opaque.
-    public static let alphaThreshold: UInt8 = 128
+    package static let alphaThreshold: UInt8 = 128
     /// The largest Delay Time (§23, 16 bits), in centiseconds.
-    public static let maxDelay = 65535
+    package static let maxDelay = 65535
 
-    public let options: EncodingOptions
+    package let options: EncodingOptions
     private var canvas: EncodingCanvas?
     private var frames: [(pixels: [UInt32], delay: Int)] = []
     private var finished = false
 
-    public var supportsAnimation: Bool { true }
+    package var supportsAnimation: Bool { true }
     /// Colour reduction depends on the input, not on ``EncodingOptions/quality``.
-    public var isLossy: Bool { false }
+    package var isLossy: Bool { false }
 
-    public init(options: EncodingOptions) {
+    package init(options: EncodingOptions) {
         self.options = options
     }
 
     /// Checks the canvas: width and height 1…65535 (§18, 16-bit fields) and a loop count that
     /// fits the NETSCAPE2.0 extension's 16 bits.
-    public mutating func begin(_ canvas: EncodingCanvas, to sink: inout some ByteSink) throws(EncodingError) {
+    package mutating func begin(_ canvas: EncodingCanvas, to sink: inout some ByteSink) throws(EncodingError) {
         guard self.canvas == nil, !finished else { throw .invalidRequest("begin called twice") }
         guard canvas.width > 0, canvas.height > 0 else { throw .invalidRequest("canvas width and height must be positive") }
         guard canvas.width <= 65535, canvas.height <= 65535 else {
@@ -39,7 +39,7 @@ public struct GIFEncoder: ImageEncoding {
     }
 
     /// Takes one frame of the canvas size; RGBA16 is narrowed to 8 bits.
-    public mutating func add(_ frame: EncodingFrame, to sink: inout some ByteSink) throws(EncodingError) {
+    package mutating func add(_ frame: EncodingFrame, to sink: inout some ByteSink) throws(EncodingError) {
         guard let canvas, !finished else { throw .invalidRequest("add called before begin or after finish") }
         guard frame.width == canvas.width, frame.height == canvas.height else {
             throw .invalidRequest("every GIF frame must have the canvas size")
@@ -50,7 +50,7 @@ public struct GIFEncoder: ImageEncoding {
     }
 
     /// Plans and writes every frame, then the Trailer (§27).
-    public mutating func finish(to sink: inout some ByteSink) throws(EncodingError) {
+    package mutating func finish(to sink: inout some ByteSink) throws(EncodingError) {
         guard let canvas, !finished else { throw .invalidRequest("finish called before begin or twice") }
         guard !frames.isEmpty else { throw .invalidRequest("a GIF needs at least one frame") }
         finished = true

@@ -7,8 +7,8 @@ import CodecCore
 /// come, the compressed blocks going out as IDAT chunks. Several frames make an APNG: the
 /// layout must hold every frame, so frames are kept until ``finish(to:)`` and written then,
 /// each cropped to what changed (``APNGFramePlanner``); the first frame is the default image.
-public struct PNGEncoder: ImageEncoding {
-    public let options: EncodingOptions
+package struct PNGEncoder: ImageEncoding {
+    package let options: EncodingOptions
     private var canvas: EncodingCanvas?
     private var framesAdded = 0
     private var heldFrames: [EncodingFrame] = []
@@ -18,13 +18,13 @@ public struct PNGEncoder: ImageEncoding {
     /// type) then stay under half a GiB even at 16 bits per sample.
     static let maxWidth = 1 << 23
 
-    public init(options: EncodingOptions = .init()) {
+    package init(options: EncodingOptions = .init()) {
         self.options = options
     }
 
-    public var supportsAnimation: Bool { true }
+    package var supportsAnimation: Bool { true }
 
-    public mutating func begin(_ canvas: EncodingCanvas, to sink: inout some ByteSink) throws(EncodingError) {
+    package mutating func begin(_ canvas: EncodingCanvas, to sink: inout some ByteSink) throws(EncodingError) {
         guard self.canvas == nil, !finished else { throw .invalidRequest("begin was already called") }
         guard canvas.width > 0, canvas.height > 0 else { throw .invalidRequest("image width and height must be positive") }
         guard canvas.width <= PNGChunkWriter.maxLength, canvas.height <= PNGChunkWriter.maxLength else {
@@ -38,7 +38,7 @@ public struct PNGEncoder: ImageEncoding {
         try sink.write(PNGContainer.signature)
     }
 
-    public mutating func add(_ frame: EncodingFrame, to sink: inout some ByteSink) throws(EncodingError) {
+    package mutating func add(_ frame: EncodingFrame, to sink: inout some ByteSink) throws(EncodingError) {
         guard let canvas, !finished else { throw .invalidRequest("a frame was added outside begin and finish") }
         guard framesAdded < canvas.frameCount else { throw .invalidRequest("more frames than announced") }
         guard frame.width == canvas.width, frame.height == canvas.height else {
@@ -52,7 +52,7 @@ public struct PNGEncoder: ImageEncoding {
         }
     }
 
-    public mutating func finish(to sink: inout some ByteSink) throws(EncodingError) {
+    package mutating func finish(to sink: inout some ByteSink) throws(EncodingError) {
         guard let canvas, !finished else { throw .invalidRequest("finish without begin") }
         guard framesAdded == canvas.frameCount else { throw .invalidRequest("fewer frames than announced") }
         finished = true
