@@ -6,6 +6,12 @@ public enum FrameJobPurpose: Sendable, Equatable {
     case frame(Int)
     /// Frame 0 shrunk to `width × height` as its rows come out, the full-size image never held.
     case thumbnail(width: Int, height: Int)
+
+    /// The frame the job decodes: `index` for an animation frame, else frame 0.
+    public var frameIndex: Int {
+        if case .frame(let index) = self { return index }
+        return 0
+    }
 }
 
 /// The canvas an animation's frames are composed on.
@@ -30,9 +36,12 @@ public struct CanvasSpec: Sendable, Equatable {
 public protocol FrameFormat {
     /// A frame decoder, resumed as bytes arrive. Value types are kept unshared while they run.
     associatedtype Job
+    associatedtype Container: FrameContainer
 
     init(options: DecodingOptions)
 
+    /// The container parser.
+    var container: Container { get set }
     /// Parses the container as far as `input` goes. A thrown error stops the decoder for good.
     mutating func parse(_ input: InputBuffer) throws(DecodingError)
     /// Changes whenever ``makeProperties()`` may give something new.
@@ -77,7 +86,23 @@ public protocol FrameFormat {
     func heldBytes(_ job: Job) -> Int
 }
 
+/// A format's container parser, as the driver drives it.
+public protocol FrameContainer {
+    /// Parses as far as `input` goes, remembering where it stopped; a thrown error is for good.
+    mutating func parse(_ input: InputBuffer) throws(DecodingError)
+    /// Changes whenever the container has read something new.
+    var revision: Int { get }
+    /// Whether the whole file has been parsed (the end marker was seen).
+    var ended: Bool { get }
+}
+
 extension FrameFormat {
+    public mutating func parse(_ input: InputBuffer) throws(DecodingError) { try container.parse(input) }
+
+    public var revision: Int { container.revision }
+
+    public var isComplete: Bool { container.ended }
+
     public mutating func compositingProperties(at index: Int) -> FrameProperties {
         frameProperties(at: index) ?? FrameProperties(x: 0, y: 0, width: 0, height: 0, unclampedDuration: 0,
                                                       disposal: .none, blend: .source)
@@ -88,4 +113,9 @@ extension FrameFormat {
     public var shrinksWhileDecoding: Bool { true }
 
     public func canvasTouchUp(_ job: Job, rect: FrameRect) -> ((inout [UInt8]) -> Void)? { nil }
+}
+
+extension Array {
+    /// The element at `index`, or nil past either end (frame lists looked up by a caller's index).
+    package subscript(existing index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

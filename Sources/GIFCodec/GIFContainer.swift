@@ -29,7 +29,7 @@ struct GIFFrameData {
 /// where a block should start ends the file as the Trailer would (Chromium and Firefox "proceed
 /// as if the file were correctly terminated"); malformed or unknown extensions are skipped.
 /// Errors in an image's LZW data belong to that frame (``GIFFrameDecoder``).
-struct GIFContainer {
+package struct GIFContainer: FrameContainer {
     /// Where the parser stands; each case is the unit it waits for.
     enum State {
         /// §17 Header, §18 Logical Screen Descriptor and §19 Global Color Table, as one unit.
@@ -61,7 +61,7 @@ struct GIFContainer {
     /// Whether an image so far has a transparent index or leaves part of the screen uncovered.
     private(set) var hasTransparency = false
     /// Counts the changes to what ``GIFDecoder/properties`` reports (header, images, extensions).
-    private(set) var revision = 0
+    package private(set) var revision = 0
 
     init(options: DecodingOptions) {
         self.options = options
@@ -69,13 +69,13 @@ struct GIFContainer {
     }
 
     /// The Trailer has been read.
-    var ended: Bool {
+    package var ended: Bool {
         if case .ended = state { return true }
         return false
     }
 
     /// Parses every whole block that has arrived.
-    mutating func parse(_ input: InputBuffer) throws(DecodingError) {
+    package mutating func parse(_ input: InputBuffer) throws(DecodingError) {
         while true {
             switch state {
             case .header:

@@ -17,7 +17,7 @@ package struct GIFFormat: FrameFormat {
     package typealias Job = GIFFrameDecoder
 
     let options: DecodingOptions
-    private(set) var container: GIFContainer
+    package var container: GIFContainer
 
     /// The two signatures (§17 Header): "GIF87a" and "GIF89a".
     package static let signatures: [[UInt8]] = [Array("GIF87a".utf8), Array("GIF89a".utf8)]
@@ -27,9 +27,6 @@ package struct GIFFormat: FrameFormat {
         container = GIFContainer(options: options)
     }
 
-    package mutating func parse(_ input: InputBuffer) throws(DecodingError) { try container.parse(input) }
-
-    package var revision: Int { container.revision }
 
     /// The screen size, loop count and metadata. `hasAlpha` says whether an image so far has
     /// a transparent index or leaves part of the screen uncovered (the canvas starts
@@ -48,17 +45,10 @@ package struct GIFFormat: FrameFormat {
 
     package var frameCount: Int { container.frames.count }
 
-    package func frameProperties(at index: Int) -> FrameProperties? {
-        let frames = container.frames
-        return frames.indices.contains(index) ? frames[index].properties : nil
-    }
+    package func frameProperties(at index: Int) -> FrameProperties? { container.frames[existing: index]?.properties }
 
-    package func isFrameComplete(at index: Int, still: Job?) -> Bool {
-        let frames = container.frames
-        return frames.indices.contains(index) && frames[index].complete
-    }
+    package func isFrameComplete(at index: Int, still: Job?) -> Bool { container.frames[existing: index]?.complete == true }
 
-    package var isComplete: Bool { container.ended }
 
     package var canvas: CanvasSpec? { container.screen.map { CanvasSpec(width: $0.width, height: $0.height) } }
 
@@ -86,10 +76,9 @@ package struct GIFFormat: FrameFormat {
 
     package func advance(_ job: inout Job, for purpose: FrameJobPurpose, input: InputBuffer,
                          region: CanvasRegion?) throws(DecodingError) {
-        let index = if case .frame(let j) = purpose { j } else { 0 }
-        let frames = container.frames
-        guard frames.indices.contains(index) else { throw .invalidRequest("frame index out of range") }
-        try job.decode(frames[index], input: input, into: region)
+        let index = purpose.frameIndex
+        guard let frame = container.frames[existing: index] else { throw .invalidRequest("frame index out of range") }
+        try job.decode(frame, input: input, into: region)
     }
 
     package func isFinished(_ job: Job) -> Bool { job.finished }

@@ -27,7 +27,7 @@ struct JPEGScan {
 /// and sticky. Bytes between segments that are not a marker are skipped (libjpeg warns of
 /// "extraneous bytes" and goes on); unknown markers with a length are skipped; APPn and COM go
 /// to ``JPEGMetadata``. EOI ends the file; a file that ends without it is truncated.
-struct JPEGContainer {
+package struct JPEGContainer: FrameContainer {
     enum State {
         /// The two bytes of SOI (B.2.1).
         case start
@@ -57,20 +57,20 @@ struct JPEGContainer {
     /// The blocks the scans so far walk over, together (``Limits/maxJPEGBlockPasses``).
     private var scannedBlocks = 0
     /// Counts the segments consumed; derived facts change only when it does.
-    private(set) var revision = 0
+    package private(set) var revision = 0
 
     init(options: DecodingOptions) {
         self.options = options
     }
 
-    var ended: Bool {
+    package var ended: Bool {
         if case .ended = state { return true }
         return false
     }
 
     /// Parses every whole segment, and scans entropy-coded data for its end, as far as the
     /// input goes.
-    mutating func parse(_ input: InputBuffer) throws(DecodingError) {
+    package mutating func parse(_ input: InputBuffer) throws(DecodingError) {
         while true {
             switch state {
             case .start:

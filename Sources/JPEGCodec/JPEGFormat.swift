@@ -11,7 +11,7 @@ package struct JPEGFormat: FrameFormat {
     package typealias Job = JPEGPixelDecoder
 
     let options: DecodingOptions
-    private(set) var container: JPEGContainer
+    package var container: JPEGContainer
 
     /// SOI, then the 0xFF of the next marker (B.1.1.2): three bytes no other format starts with.
     package static let signature: [UInt8] = [0xFF, 0xD8, 0xFF]
@@ -21,9 +21,6 @@ package struct JPEGFormat: FrameFormat {
         container = JPEGContainer(options: options)
     }
 
-    package mutating func parse(_ input: InputBuffer) throws(DecodingError) { try container.parse(input) }
-
-    package var revision: Int { container.revision }
 
     package func makeProperties() -> ImageProperties? {
         guard let frame = container.frame else { return nil }
@@ -44,7 +41,6 @@ package struct JPEGFormat: FrameFormat {
 
     package func isFrameComplete(at index: Int, still: Job?) -> Bool { index == 0 && container.ended }
 
-    package var isComplete: Bool { container.ended }
 
     package var canvas: CanvasSpec? { nil }
 

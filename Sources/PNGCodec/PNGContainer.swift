@@ -18,7 +18,7 @@ struct PNGFrameData {
 /// critical chunk's CRC mismatch or an unknown critical chunk is an error; an ancillary chunk
 /// with a bad CRC or a malformed payload is ignored. Animation chunks that break APNG's rules
 /// make the file fall back to its static image, as browsers do (SPEC-NOTES.md, APNG).
-struct PNGContainer {
+package struct PNGContainer: FrameContainer {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     private let options: DecodingOptions
@@ -42,7 +42,7 @@ struct PNGContainer {
     private var seenPalette = false
     private var idatEnded = false
     /// IEND has been read.
-    private(set) var ended = false
+    package private(set) var ended = false
     private var position = 0
     /// The start of the last image data chunk whose payload was registered.
     private var registeredDataChunk = -1
@@ -66,7 +66,7 @@ struct PNGContainer {
     var frames: [PNGFrameData] { (0..<frameCount).compactMap(frame(at:)) }
 
     /// Counts the chunks consumed; facts derived from the chunks change only when it does.
-    private(set) var revision = 0
+    package private(set) var revision = 0
 
     /// The number of ``frames``, without building them.
     var frameCount: Int {
@@ -87,7 +87,7 @@ struct PNGContainer {
     }
 
     /// Parses every whole chunk that has arrived.
-    mutating func parse(_ input: InputBuffer) throws(DecodingError) {
+    package mutating func parse(_ input: InputBuffer) throws(DecodingError) {
         if position == 0 {
             for (i, b) in Self.signature.enumerated() {
                 guard let have = input.u8(at: i) else { return }

@@ -13,7 +13,7 @@ package struct PNGFormat: FrameFormat {
     package typealias Job = PNGFrameDecoder
 
     let options: DecodingOptions
-    private(set) var container: PNGContainer
+    package var container: PNGContainer
 
     /// The eight bytes every PNG starts with (§5.2).
     package static let signature = PNGContainer.signature
@@ -23,9 +23,6 @@ package struct PNGFormat: FrameFormat {
         container = PNGContainer(options: options)
     }
 
-    package mutating func parse(_ input: InputBuffer) throws(DecodingError) { try container.parse(input) }
-
-    package var revision: Int { container.revision }
 
     package func makeProperties() -> ImageProperties? {
         guard let h = container.header else { return nil }
@@ -45,7 +42,6 @@ package struct PNGFormat: FrameFormat {
 
     package func isFrameComplete(at index: Int, still: Job?) -> Bool { container.frame(at: index)?.complete == true }
 
-    package var isComplete: Bool { container.ended }
 
     package var canvas: CanvasSpec? {
         guard container.isAnimated, let h = container.header else { return nil }
@@ -82,7 +78,7 @@ package struct PNGFormat: FrameFormat {
 
     package func advance(_ job: inout Job, for purpose: FrameJobPurpose, input: InputBuffer,
                          region: CanvasRegion?) throws(DecodingError) {
-        let index = if case .frame(let j) = purpose { j } else { 0 }
+        let index = purpose.frameIndex
         guard let frame = container.frame(at: index) else { throw .invalidRequest("frame index out of range") }
         try job.decode(segments: frame.segments, dataComplete: frame.complete, input: input)
     }

@@ -6,7 +6,7 @@ import CodecCore
 /// ANIM, ANMF frames, the image, EXIF, XMP, unknown chunks skipped) and their sizes are checked
 /// as libwebp checks them (SPEC-NOTES.md, WebP container): `dwebp` for stills, the demuxer that
 /// `WebPAnimDecoder` uses for animations.
-struct WebPContainerParser {
+package struct WebPContainerParser: FrameContainer {
     let limits: Limits
     /// The next chunk header's position.
     private(set) var position = 12
@@ -25,7 +25,7 @@ struct WebPContainerParser {
     /// Bytes held at the last parse.
     private(set) var available = 0
     /// Bumped whenever something visible changed.
-    private(set) var revision = 0
+    package private(set) var revision = 0
 
     /// The ANMF chunk being read: its payload's end, and its header's fields (nil once its image
     /// has been read). As libwebp's demuxer (StoreFrame), a frame's chunks are read from the ANMF
@@ -46,12 +46,12 @@ struct WebPContainerParser {
     }
 
     /// Everything has arrived up to the RIFF end and every chunk is read.
-    var ended: Bool { chunksEnded && available >= riffEnd }
+    package var ended: Bool { chunksEnded && available >= riffEnd }
 
     var isAnimated: Bool { extended?.isAnimated == true }
 
     /// Reads the chunk headers that have arrived.
-    mutating func parse(_ input: InputBuffer) throws(DecodingError) {
+    package mutating func parse(_ input: InputBuffer) throws(DecodingError) {
         available = input.count
         if riffEnd == 0 {
             guard try readRIFFHeader(input) else { return }

@@ -12,7 +12,7 @@ package struct WebPFormat: FrameFormat {
     package typealias Job = WebPJob
 
     let options: DecodingOptions
-    var container: WebPContainerParser
+    package var container: WebPContainerParser
     /// Per animation frame, whether libwebp's WebPAnimDecoder treats it as a key frame.
     var keyFrames: [Bool] = []
     /// The ICCP, EXIF and XMP payloads, each read once it has arrived whole.
@@ -89,23 +89,18 @@ package struct WebPFormat: FrameFormat {
 
     package var frameCount: Int { container.frames.count }
 
-    package func frameProperties(at index: Int) -> FrameProperties? {
-        let frames = container.frames
-        return frames.indices.contains(index) ? frames[index].properties : nil
-    }
+    package func frameProperties(at index: Int) -> FrameProperties? { container.frames[existing: index]?.properties }
 
     /// A lossy still's last partition runs to the end of the input, whose bytes past the chunk
     /// the bool decoder may still read ahead: it is complete once its rows are all decoded.
     package func isFrameComplete(at index: Int, still: Job?) -> Bool {
-        let frames = container.frames
-        guard frames.indices.contains(index), frames[index].bitstream.dataEnd <= container.available else { return false }
-        if !container.isAnimated && frames[index].bitstream.kind == .lossy {
+        guard let frame = container.frames[existing: index], frame.bitstream.dataEnd <= container.available else { return false }
+        if !container.isAnimated && frame.bitstream.kind == .lossy {
             return still?.image.isFinished == true || container.ended
         }
         return true
     }
 
-    package var isComplete: Bool { container.ended }
 
     /// Lossy stills shrink as their rows come out of the VP8 decoder (which holds a band of
     /// rows, never the planes or the full-size RGBA); lossless images are decoded whole.
@@ -132,7 +127,7 @@ package struct WebPFormat: FrameFormat {
     /// other error is the frame's (or, for a still, the file's).
     package func advance(_ job: inout Job, for purpose: FrameJobPurpose, input: InputBuffer,
                          region: CanvasRegion?) throws(DecodingError) {
-        let index = if case .frame(let j) = purpose { j } else { 0 }
+        let index = purpose.frameIndex
         let bitstream = container.frames[index].bitstream
         let cut = if case .frame = purpose { bitstream.dataEnd > input.count } else { !container.ended }
         do throws(DecodingError) {
