@@ -97,6 +97,7 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
         swap(&local, &stream)
         defer { swap(&local, &stream) }
         let keptNaturals = grid.keptNaturals
+        let staged = procedure == .sequential
         coefficients.withBases { bases in
             local.withReader { reader, bytes in
                 tables.withUnsafeBufferPointer { t in
@@ -119,6 +120,8 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
                                             JPEGCoefficientSubset.expand(record, keptCount: keptCount, kept: kept, into: scratch.baseAddress!)
                                             decodeBlock(scratch.baseAddress!, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
                                             JPEGCoefficientSubset.compact(scratch.baseAddress!, keptCount: keptCount, kept: kept, into: record)
+                                        } else if staged && bytes.count &- r.position >= Self.stagedBlockMargin {
+                                            Self.decodeStagedSequentialBlock(record, dc, ac, zigzag.baseAddress!, &state.predictors[s], &r, bytes.baseAddress!)
                                         } else {
                                             decodeBlock(record, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
                                         }
