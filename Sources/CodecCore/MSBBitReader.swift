@@ -101,27 +101,29 @@ public struct ByteUnstuffer: Sendable {
     /// bytes produced, and the marker code met, if any.
     public mutating func unstuff(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
         -> (consumed: Int, produced: Int, marker: UInt8?) {
+        guard let source = input.baseAddress, let destination = output.baseAddress else { return (0, 0, nil) }
         var i = 0, o = 0
         let n = input.count, capacity = output.count
         while i < n && o < capacity {
-            let byte = input[i]
             if pendingFF {
-                if byte == 0xFF { i += 1; continue }
+                let byte = source[i]
+                if byte == 0xFF { i &+= 1; continue }
                 pendingFF = false
                 if byte != 0 { return (i, o, byte) }
-                output[o] = 0xFF
-                o += 1
-                i += 1
+                destination[o] = 0xFF
+                o &+= 1
+                i &+= 1
                 continue
             }
-            if byte == 0xFF {
-                pendingFF = true
-                i += 1
-                continue
-            }
-            output[o] = byte
-            o += 1
-            i += 1
+            // The data bytes up to the next 0xFF, copied at once.
+            let limit = min(n &- i, capacity &- o)
+            let run = ByteSearch.firstFF(source + i, count: limit)
+            (destination + o).update(from: source + i, count: run)
+            i &+= run
+            o &+= run
+            if run == limit { break }
+            pendingFF = true
+            i &+= 1
         }
         return (i, o, nil)
     }

@@ -238,12 +238,8 @@ package struct JPEGContainer: FrameContainer {
         while position < input.count {
             let run = input.withContiguousRun(from: position, to: input.count) { run -> (Int, Bool) in
                 guard let base = run.baseAddress else { return (0, false) }
-                var i = 0
-                while i < run.count {
-                    if base[i] != 0xFF { i += 1; continue }
-                    return (i, true)
-                }
-                return (i, false)
+                let i = ByteSearch.firstFF(base, count: run.count)
+                return (i, i < run.count)
             }
             position += run.0
             guard run.1 else { continue }

@@ -97,6 +97,7 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
         swap(&local, &stream)
         defer { swap(&local, &stream) }
         let keptNaturals = grid.keptNaturals
+        let staged = procedure == .sequential
         coefficients.withBases { bases in
             local.withReader { reader, bytes in
                 tables.withUnsafeBufferPointer { t in
@@ -119,6 +120,8 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
                                             JPEGCoefficientSubset.expand(record, keptCount: keptCount, kept: kept, into: scratch.baseAddress!)
                                             decodeBlock(scratch.baseAddress!, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
                                             JPEGCoefficientSubset.compact(scratch.baseAddress!, keptCount: keptCount, kept: kept, into: record)
+                                        } else if staged && bytes.count &- r.position >= Self.stagedBlockMargin {
+                                            Self.decodeStagedSequentialBlock(record, dc, ac, zigzag.baseAddress!, &state.predictors[s], &r, bytes.baseAddress!)
                                         } else {
                                             decodeBlock(record, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
                                         }
@@ -221,14 +224,16 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
                                _ zigzag: UnsafePointer<Int>, _ endOfBandRun: inout Int,
                                _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
         if endOfBandRun > 0 { endOfBandRun -= 1; return }
+        // The band in locals: the coefficient stores could alias `self` for all the optimizer knows.
+        let se = header.se, al = Int32(header.al)
         var k = header.ss
-        while k <= header.se {
+        while k <= se {
             let rs = JPEGHuffmanTable.decode(table, &reader, bytes)
             let r = rs >> 4, s = rs & 15
             if s != 0 {
                 k += r
                 let value = extend(Int32(reader.read(s, bytes)), s)
-                block[zigzag[k]] = Int16(truncatingIfNeeded: value &<< Int32(header.al))
+                block[zigzag[k]] = Int16(truncatingIfNeeded: value &<< al)
                 k += 1
             } else if r == 15 {
                 k += 16
@@ -247,14 +252,15 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
                                 _ zigzag: UnsafePointer<Int>, _ endOfBandRun: inout Int,
                                 _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
         let p1 = Int16(truncatingIfNeeded: 1 << header.al), m1 = Int16(truncatingIfNeeded: -1 << header.al)
+        let se = header.se
         var k = header.ss
-        func correct(_ coefficient: UnsafeMutablePointer<Int16>, _ reader: inout MSBBitReader) {
+        @inline(__always) func correct(_ coefficient: UnsafeMutablePointer<Int16>, _ reader: inout MSBBitReader) {
             if reader.read(1, bytes) != 0 && coefficient.pointee & p1 == 0 {
                 coefficient.pointee = coefficient.pointee &+ (coefficient.pointee >= 0 ? p1 : m1)
             }
         }
         if endOfBandRun == 0 {
-            while k <= header.se {
+            while k <= se {
                 let rs = JPEGHuffmanTable.decode(table, &reader, bytes)
                 var r = rs >> 4
                 let s = rs & 15
@@ -275,13 +281,13 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
                         if r < 0 { break }
                     }
                     k += 1
-                } while k <= header.se
+                } while k <= se
                 if s != 0 { block[zigzag[k]] = value }
                 k += 1
             }
         }
         if endOfBandRun > 0 {
-            while k <= header.se {
+            while k <= se {
                 let coefficient = block + zigzag[k]
                 if coefficient.pointee != 0 { correct(coefficient, &reader) }
                 k += 1

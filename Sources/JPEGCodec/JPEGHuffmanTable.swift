@@ -71,19 +71,29 @@ struct JPEGHuffmanTable {
     static func decode(_ table: UnsafePointer<Int32>, _ reader: inout MSBBitReader, _ buffer: UnsafeBufferPointer<UInt8>) -> Int {
         if reader.count < 17 { reader.refill(buffer) }
         let entry = table[Int(reader.peek(lookaheadBits))]
-        var length = Int(entry >> 8)
+        let length = Int(entry >> 8)
         if length <= lookaheadBits {
             reader.skip(length)
             return Int(entry & 0xFF)
         }
-        var code = Int32(reader.peek(length))
-        while length < 17 && code > table[maxCodeBase + length] {
-            length += 1
-            code = Int32(reader.peek(length))
+        let (codeLength, symbol) = decodeLong(table, reader.bits)
+        reader.skip(codeLength)
+        return symbol
+    }
+
+    /// F.2.2.3 DECODE for a code longer than the lookahead: the code's length and symbol, from
+    /// `bits` (the next bit in bit 63, at least 17 of them valid or zero past the data). A bit
+    /// string that is no code takes 17 bits and gives symbol 0.
+    @inline(__always)
+    static func decodeLong(_ table: UnsafePointer<Int32>, _ bits: UInt64) -> (length: Int, symbol: Int) {
+        var length = lookaheadBits + 1
+        var code = Int32(truncatingIfNeeded: bits &>> UInt64(truncatingIfNeeded: 64 &- length))
+        while length < 17 && code > table[maxCodeBase &+ length] {
+            length &+= 1
+            code = Int32(truncatingIfNeeded: bits &>> UInt64(truncatingIfNeeded: 64 &- length))
         }
-        reader.skip(length)
-        guard length <= 16 else { return 0 }
-        return Int(table[symbolBase + Int(code + table[valueOffsetBase + length]) & 0xFF])
+        guard length <= 16 else { return (length, 0) }
+        return (length, Int(table[symbolBase &+ Int(code &+ table[valueOffsetBase &+ length]) & 0xFF]))
     }
 }
 

@@ -274,8 +274,8 @@ private struct QMEncoder {
     }
 }
 
-/// A small seeded generator for reproducible tests.
-private struct SplitMix {
+/// A small seeded generator for reproducible tests (SplitMix64), shared by the module's tests.
+struct SplitMix {
     private var state: UInt64
     init(_ seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

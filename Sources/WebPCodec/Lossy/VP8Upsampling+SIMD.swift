@@ -13,10 +13,11 @@ enum VP8UpsamplingSIMD {
         Lanes(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self))
     }
 
-    // libwebp's `MultHi(v, c) = (v * c) >> 8` for v ≤ 255 in 16-bit lanes: with
-    // c = 256·hi + lo, it is v·hi + ((v·lo) >> 8) exactly (the products fit 16 bits unsigned).
-    @inline(__always) static func multHi(_ v: Unsigned, _ hi: UInt16, _ lo: UInt16) -> Unsigned {
-        v &* hi &+ ((v &* lo) &>> 8)
+    // libwebp's `MultHi(v, c) = (v * c) >> 8` for v ≤ 255 in 16-bit lanes, as its SSE2 code
+    // takes it: the high half of the unsigned product of `v << 8` and `c` (`pmulhuw`), which is
+    // `(v·c·256) >> 16`. The optimizer emits `pmulhuw` for a widened product shifted right 16.
+    @inline(__always) static func multHi(_ v: Unsigned, _ c: UInt32) -> Unsigned {
+        Unsigned(truncatingIfNeeded: (SIMD8<UInt32>(truncatingIfNeeded: v &<< 8) &* c) &>> 16)
     }
 
     /// `clamp(v >> 6, 0, 255)` for `v` in Int16 range.
@@ -27,15 +28,15 @@ enum VP8UpsamplingSIMD {
         return (s & ~over) | (255 & over)
     }
 
-    /// RGBA pixels (as little-endian words) of 8 luma samples with their chroma, with the
-    /// constants of libwebp's `VP8YUVToR/G/B` (19077, 26149, 6419, 13320, 33050 split as
-    /// 256·hi + lo). Every sum fits Int16 except blue's, whose `>> 6` is taken in two parts.
-    @inline(__always) static func rgba(_ y: Unsigned, _ u: Unsigned, _ v: Unsigned) -> SIMD8<UInt32> {
-        let yy = Lanes(truncatingIfNeeded: multHi(y, 74, 133))            // 19077
-        let vr = Lanes(truncatingIfNeeded: multHi(v, 102, 37))            // 26149
-        let ug = Lanes(truncatingIfNeeded: multHi(u, 25, 19))             // 6419
-        let vg = Lanes(truncatingIfNeeded: multHi(v, 52, 8))              // 13320
-        let ub = multHi(u, 129, 26)                                       // 33050, up to 32921: unsigned
+    /// The RGBA pixels of 8 luma samples with their chroma, with the constants of libwebp's
+    /// `VP8YUVToR/G/B`, as two 16-bit lanes per pixel holding (R, G) and (B, 255) in memory
+    /// order. Every sum fits Int16 except blue's, whose `>> 6` is taken in two parts.
+    @inline(__always) static func rgba(_ y: Unsigned, _ u: Unsigned, _ v: Unsigned) -> (rg: Unsigned, ba: Unsigned) {
+        let yy = Lanes(truncatingIfNeeded: multHi(y, 19077))
+        let vr = Lanes(truncatingIfNeeded: multHi(v, 26149))
+        let ug = Lanes(truncatingIfNeeded: multHi(u, 6419))
+        let vg = Lanes(truncatingIfNeeded: multHi(v, 13320))
+        let ub = multHi(u, 33050)  // up to 32921: unsigned
         let r = clip8(yy &+ vr &- 14234)
         let g = clip8(yy &- ug &- vg &+ 8708)
         // (a + ub) >> 6 with a = yy − 17685: floor division of each part plus the carry of
@@ -46,9 +47,12 @@ enum VP8UpsamplingSIMD {
         b = b & ~(b &>> 15)
         let over = (255 &- b) &>> 15
         b = (b & ~over) | (255 & over)
-        let r32 = SIMD8<UInt32>(truncatingIfNeeded: r), g32 = SIMD8<UInt32>(truncatingIfNeeded: g)
-        let b32 = SIMD8<UInt32>(truncatingIfNeeded: b)
-        return r32 | (g32 &<< 8) | (b32 &<< 16) | SIMD8<UInt32>(repeating: 0xFF00_0000)
+        let r16 = Unsigned(truncatingIfNeeded: r), g16 = Unsigned(truncatingIfNeeded: g), b16 = Unsigned(truncatingIfNeeded: b)
+        #if _endian(big)
+        return ((r16 &<< 8) | g16, (b16 &<< 8) | 0x00FF)
+        #else
+        return (r16 | (g16 &<< 8), b16 | 0xFF00)
+        #endif
     }
 
     /// The chroma of the two pixels of pair x from the near and far rows (one component).
@@ -75,9 +79,13 @@ enum VP8UpsamplingSIMD {
             let yPairs = UnsafeRawPointer(y + 2 * x - 1).loadUnaligned(as: SIMD8<UInt16>.self)
             let odd = rgba(yPairs & 0xFF, Unsigned(truncatingIfNeeded: u.odd), Unsigned(truncatingIfNeeded: v.odd))
             let even = rgba(yPairs &>> 8, Unsigned(truncatingIfNeeded: u.even), Unsigned(truncatingIfNeeded: v.even))
-            // Pixel 2x − 1 then 2x: one 64-bit word per pair.
-            let words = SIMD8<UInt64>(truncatingIfNeeded: odd) | (SIMD8<UInt64>(truncatingIfNeeded: even) &<< 32)
-            UnsafeMutableRawPointer(dst + 4 * (2 * x - 1)).storeBytes(of: words, as: SIMD8<UInt64>.self)
+            // Pixel 2x − 1 then 2x, each as its (R, G) and (B, A) halves (interleaving shuffles).
+            let (o, e) = ((odd.rg, odd.ba), (even.rg, even.ba))
+            let pixels = SIMD32<UInt16>(o.0[0], o.1[0], e.0[0], e.1[0], o.0[1], o.1[1], e.0[1], e.1[1],
+                                        o.0[2], o.1[2], e.0[2], e.1[2], o.0[3], o.1[3], e.0[3], e.1[3],
+                                        o.0[4], o.1[4], e.0[4], e.1[4], o.0[5], o.1[5], e.0[5], e.1[5],
+                                        o.0[6], o.1[6], e.0[6], e.1[6], o.0[7], o.1[7], e.0[7], e.1[7])
+            UnsafeMutableRawPointer(dst + 4 * (2 * x - 1)).storeBytes(of: pixels, as: SIMD32<UInt16>.self)
             x &+= 8
         }
         return x
