@@ -50,6 +50,26 @@ struct JPEGEncoderRequestTests {
         #expect(e == f)
     }
 
+    /// Opaque rows are read as they are and the others flattened, row by row: an image whose
+    /// every third row has one half-transparent pixel gives the file of its flattened RGB.
+    @Test func opaqueAndTranslucentRowsMix() throws {
+        let image = try Self.photo()
+        var rgba = Self.rgba(image, alpha: 255), flat = image.samples
+        for y in stride(from: 0, to: image.height, by: 3) {
+            let i = y * image.width + (y * 7) % image.width
+            rgba[4 * i + 3] = 128
+            for c in 0..<3 {
+                let blended: Int = Int(flat[3 * i + c]) * 128 + 255 * 127 + 127
+                flat[3 * i + c] = UInt8(blended / 255)
+            }
+        }
+        #expect(!rgba.withUnsafeBufferPointer { JPEGPreprocessor.isOpaque($0.baseAddress!, count: image.width) })
+        #expect(rgba.withUnsafeBufferPointer { JPEGPreprocessor.isOpaque($0.baseAddress! + 4 * image.width, count: image.width) })
+        let translucent = PNMImage(width: image.width, height: image.height, components: 4, samples: rgba)
+        let flattened = PNMImage(width: image.width, height: image.height, components: 3, samples: flat)
+        #expect(try encodeJPEG(translucent, .init()) == encodeJPEG(flattened, .init()))
+    }
+
     /// EXIF (orientation 6) in APP1 and a 150 000-byte ICC profile over three APP2 chunks read
     /// back by our decoder; without those segments the file is the plain one.
     @Test func exifAndICCAreCarried() throws {

@@ -78,4 +78,29 @@ enum JPEGZigzag {
         for k in 0..<64 { p[zigzagToNatural[k]] = UInt8(k) }
         return UnsafePointer(p)
     }()
+
+    /// `rowBits[row · 256 + m]`: the zigzag bits (bit k for zigzag index k) of the columns set in
+    /// the 8-bit mask m of block row `row`.
+    nonisolated(unsafe) static let rowBits: UnsafePointer<UInt64> = {
+        let p = UnsafeMutablePointer<UInt64>.allocate(capacity: 8 * 256)
+        for row in 0..<8 {
+            for m in 0..<256 {
+                var bits: UInt64 = 0
+                for column in 0..<8 where m >> column & 1 == 1 { bits |= 1 << UInt64(position[row * 8 + column]) }
+                p[row * 256 + m] = bits
+            }
+        }
+        return UnsafePointer(p)
+    }()
+
+    /// Bit i set when lane i of `v` is not zero: each lane becomes 0 or 1 in a byte (the sign of
+    /// v | −v), and one multiply gathers the eight bytes' low bits into the top byte.
+    @inline(__always)
+    static func rowMask(_ v: SIMD8<Int16>) -> Int {
+        let nonZero = ((v | (0 &- v)) &>> 15) & 1
+        var bytes = SIMD8<UInt8>()
+        for i in 0..<8 { bytes[i] = UInt8(truncatingIfNeeded: nonZero[i]) }
+        let word = UInt64(littleEndian: unsafeBitCast(bytes, to: UInt64.self))
+        return Int(truncatingIfNeeded: (word &* 0x0102_0408_1020_4080) &>> 56)
+    }
 }
