@@ -108,26 +108,44 @@ public struct JPEGEncoder {
         return bytes
     }
 
-    /// The file at the highest quality, at most the settings', whose size is at most
-    /// `maxFileSize`, with that quality: a bisection over qualities 1…Q that keeps the size of
-    /// quality q fitting and of q + 1 not; when even quality 1 does not fit, its file. Needs
-    /// `keepsTransform` (otherwise the settings' quality only).
+    /// The file at the highest quality q ≤ Q (the settings' quality) whose size is at most
+    /// `maxFileSize`, with q: exactly the highest, also where file size is not monotonic in
+    /// quality (below quality 25 the tables need 16-bit DQT entries, 64 bytes more per table;
+    /// a coefficient that rounds to zero can lengthen a run's code). A bisection over 1…Q finds
+    /// a quality b that fits with b + 1 not fitting; then the qualities from Q down to b + 2 not
+    /// already seen too large are tried, the first that fits being the answer, else b. When
+    /// even quality 1 does not fit (and none above it does), quality 1's file. Each quality
+    /// tried only quantizes the kept DCT output and entropy codes. Needs `keepsTransform`
+    /// (otherwise the settings' quality only).
     public mutating func finish(fitting maxFileSize: Int) throws(JPEGEncoderError) -> (quality: Int, bytes: [UInt8]) {
         let top = min(max(settings.quality, 1), 100)
         let first = try finish(quality: top)
         guard keepsTransform, first.count > maxFileSize else { return (top, first) }
+        var tooLarge: Set<Int> = [top]
         var low = 1, lowBytes = try finish(quality: 1)
-        guard lowBytes.count <= maxFileSize else { return (1, lowBytes) }
         var high = top
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            let bytes = try finish(quality: middle)
-            if bytes.count <= maxFileSize {
-                low = middle
-                lowBytes = bytes
-            } else {
-                high = middle
+        if lowBytes.count > maxFileSize {
+            tooLarge.insert(1)
+        } else {
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                let bytes = try finish(quality: middle)
+                if bytes.count <= maxFileSize {
+                    low = middle
+                    lowBytes = bytes
+                } else {
+                    high = middle
+                    tooLarge.insert(middle)
+                }
             }
+        }
+        var quality = top - 1
+        while quality > low {
+            if !tooLarge.contains(quality) {
+                let bytes = try finish(quality: quality)
+                if bytes.count <= maxFileSize { return (quality, bytes) }
+            }
+            quality -= 1
         }
         return (low, lowBytes)
     }
