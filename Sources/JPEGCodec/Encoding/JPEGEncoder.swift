@@ -15,7 +15,7 @@ public struct JPEGEncoder {
     let metadata: JPEGEncoderMetadata
     let keepsTransform: Bool
     private var preprocessor: JPEGPreprocessor
-    private var transform: JPEGBlockTransform
+    private let transform: JPEGBlockTransform
     /// Quantized blocks (or, with `keepsTransform`, the DCT output) per component.
     private var planes: [JPEGCoefficientPlane]
     /// The sequential scan being written as rows come (standard tables only).

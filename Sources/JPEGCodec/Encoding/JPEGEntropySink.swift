@@ -31,6 +31,9 @@ struct JPEGSymbolWriter: JPEGEntropySink {
     var writer: JPEGBitWriter
     /// 256 packed codes per slot (``JPEGHuffmanCodes``); a slot with no table is all zero.
     let codes: JPEGCodeTable
+    /// ``JPEGZigzag`` tables, read once here: a global's lazy initialisation check in the block
+    /// loop would be a runtime call per block.
+    private let rowBits = JPEGZigzag.rowBits, categories = JPEGZigzag.categories
 
     init(writer: JPEGBitWriter, tables: [Int: JPEGHuffmanSpec]) {
         self.writer = writer
@@ -64,7 +67,7 @@ struct JPEGSymbolWriter: JPEGEntropySink {
     @inline(__always)
     mutating func sequentialBlock(_ block: UnsafePointer<Int16>, difference: Int32, dcSlot: Int, acSlot: Int,
                                   zigzag: UnsafePointer<UInt8>) {
-        let raw = UnsafeRawPointer(block), rowBits = JPEGZigzag.rowBits
+        let raw = UnsafeRawPointer(block), rowBits = self.rowBits, categories = self.categories
         var mask: UInt64 = 0
         for row in 0..<8 {
             let v = raw.loadUnaligned(fromByteOffset: row &* 16, as: SIMD8<Int16>.self)
@@ -73,7 +76,7 @@ struct JPEGSymbolWriter: JPEGEntropySink {
         mask &= ~1
         let base = codes.pointer
         let dc = base + dcSlot &* 256, ac = base + acSlot &* 256
-        let dcBits = JPEGSequentialEncoder.category(difference)
+        let dcBits = JPEGSequentialEncoder.category(difference, categories)
         Self.put(&writer, dc[dcBits], extra: UInt32(bitPattern: difference < 0 ? difference &- 1 : difference), dcBits)
         var last = 0
         while mask != 0 {
@@ -84,7 +87,7 @@ struct JPEGSymbolWriter: JPEGEntropySink {
                 run &-= 16
             }
             let value = Int32(block[Int(zigzag[k])])
-            let bits = JPEGSequentialEncoder.category(value)
+            let bits = JPEGSequentialEncoder.category(value, categories)
             Self.put(&writer, ac[run &<< 4 | bits], extra: UInt32(bitPattern: value < 0 ? value &- 1 : value), bits)
             last = k
             mask &= mask &- 1

@@ -9,7 +9,13 @@ extension JPEGForwardDCT {
     typealias Row = SIMD8<Int32>
     typealias Word = SIMD8<Int16>
 
-    static func transformSIMD(_ samples: UnsafePointer<UInt8>, stride: Int, _ out: UnsafeMutablePointer<Int32>) {
+    /// An 8×8 block as eight rows of Int16 lanes (libjpeg-turbo's 16-bit DCTELEM).
+    typealias Block = (Word, Word, Word, Word, Word, Word, Word, Word)
+
+    /// The transform of the 8×8 samples at `samples` (rows `stride` apart), as rows in natural
+    /// order: what ``transform(_:stride:_:)`` writes, each value fitting 16 bits.
+    @inline(__always)
+    static func transformSIMD(_ samples: UnsafePointer<UInt8>, stride: Int) -> Block {
         @inline(__always)
         func load(_ row: Int) -> Word {
             let bytes = UnsafeRawPointer(samples + row &* stride).loadUnaligned(as: SIMD8<UInt8>.self)
@@ -23,15 +29,30 @@ extension JPEGForwardDCT {
              Word(narrowing: p.6), Word(narrowing: p.7))
         transpose(&m)
         let q = pass(m, first: false)
+        return (Word(narrowing: q.0), Word(narrowing: q.1), Word(narrowing: q.2), Word(narrowing: q.3),
+                Word(narrowing: q.4), Word(narrowing: q.5), Word(narrowing: q.6), Word(narrowing: q.7))
+    }
+
+    /// Loads a block of 64 Int16 values (natural order).
+    @inline(__always)
+    static func load(_ block: UnsafePointer<Int16>) -> Block {
+        let raw = UnsafeRawPointer(block)
+        func row(_ i: Int) -> Word { raw.loadUnaligned(fromByteOffset: i &* 16, as: Word.self) }
+        return (row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
+    }
+
+    /// Stores a block as 64 Int16 values (natural order).
+    @inline(__always)
+    static func store(_ b: Block, _ out: UnsafeMutablePointer<Int16>) {
         let raw = UnsafeMutableRawPointer(out)
-        raw.storeBytes(of: q.0, toByteOffset: 0, as: Row.self)
-        raw.storeBytes(of: q.1, toByteOffset: 32, as: Row.self)
-        raw.storeBytes(of: q.2, toByteOffset: 64, as: Row.self)
-        raw.storeBytes(of: q.3, toByteOffset: 96, as: Row.self)
-        raw.storeBytes(of: q.4, toByteOffset: 128, as: Row.self)
-        raw.storeBytes(of: q.5, toByteOffset: 160, as: Row.self)
-        raw.storeBytes(of: q.6, toByteOffset: 192, as: Row.self)
-        raw.storeBytes(of: q.7, toByteOffset: 224, as: Row.self)
+        raw.storeBytes(of: b.0, toByteOffset: 0, as: Word.self)
+        raw.storeBytes(of: b.1, toByteOffset: 16, as: Word.self)
+        raw.storeBytes(of: b.2, toByteOffset: 32, as: Word.self)
+        raw.storeBytes(of: b.3, toByteOffset: 48, as: Word.self)
+        raw.storeBytes(of: b.4, toByteOffset: 64, as: Word.self)
+        raw.storeBytes(of: b.5, toByteOffset: 80, as: Word.self)
+        raw.storeBytes(of: b.6, toByteOffset: 96, as: Word.self)
+        raw.storeBytes(of: b.7, toByteOffset: 112, as: Word.self)
     }
 
     /// Transposes an 8×8 block of words by three perfect unshuffles of its 64 entries: each
@@ -93,24 +114,30 @@ extension JPEGForwardDCT {
 }
 
 /// Quantization on eight coefficients at once, the lane-by-lane twin of
-/// ``JPEGQuantizer/quantize(_:_:)``: the shift by r done as libjpeg-turbo's SIMD code does it,
-/// a multiply by 2^(32 − r) and constant shifts, with every multiply of two 16-bit values.
+/// ``JPEGQuantizer/quantize(_:_:)``, in 16-bit lanes as libjpeg-turbo's SIMD code does it:
+/// |x| + c, then two high halves of 16 × 16-bit products (by the reciprocal, then by 2^(32 − r),
+/// which is the shift by r), then the sign back; each product written as the high 16 bits of a
+/// widened multiply, which LLVM emits as pmulhuw.
 extension JPEGQuantizer {
     @inline(__always)
-    func quantizeSIMD(_ input: UnsafePointer<Int32>, _ out: UnsafeMutablePointer<Int16>,
+    func quantizeSIMD(_ block: JPEGForwardDCT.Block, _ out: UnsafeMutablePointer<Int16>,
                       _ vectors: UnsafePointer<SIMD8<UInt16>>) {
-        typealias Long = SIMD8<UInt32>
-        let raw = UnsafeRawPointer(input)
-        for i in 0..<8 {
-            let x = raw.loadUnaligned(fromByteOffset: i &* 32, as: SIMD8<Int32>.self)
-            // sign is all ones for negative lanes: |x| = (x ^ sign) − sign, and back the same way
-            // (no comparisons: a SIMD mask is built lane by lane).
-            let sign = x &>> 31
-            let sum = SIMD8<UInt16>(narrowing: (x ^ sign) &- sign) &+ vectors[8 &+ i]
-            let high = (Long(widening: sum) &* Long(widening: vectors[i])) &>> 16
-            let q = SIMD8<Int32>(bitPattern: (high &* Long(widening: vectors[16 &+ i])) &>> 16)
-            let signed = (q ^ sign) &- sign
-            UnsafeMutableRawPointer(out + i &* 8).storeBytes(of: SIMD8<Int16>(narrowing: signed), as: SIMD8<Int16>.self)
+        typealias Half = SIMD8<UInt16>
+        @inline(__always)
+        func high(_ a: Half, _ b: Half) -> Half {
+            var r = Half()
+            for i in 0..<8 { r[i] = UInt16(truncatingIfNeeded: (UInt32(a[i]) &* UInt32(b[i])) &>> 16) }
+            return r
         }
+        @inline(__always)
+        func row(_ x: SIMD8<Int16>, _ i: Int) -> SIMD8<Int16> {
+            // sign is all ones for negative lanes: |x| = (x ^ sign) − sign, and back the same way.
+            let sign = x &>> 15
+            let magnitude = unsafeBitCast((x ^ sign) &- sign, to: Half.self) &+ vectors[8 &+ i]
+            let q = unsafeBitCast(high(high(magnitude, vectors[i]), vectors[16 &+ i]), to: SIMD8<Int16>.self)
+            return (q ^ sign) &- sign
+        }
+        JPEGForwardDCT.store((row(block.0, 0), row(block.1, 1), row(block.2, 2), row(block.3, 3),
+                              row(block.4, 4), row(block.5, 5), row(block.6, 6), row(block.7, 7)), out)
     }
 }

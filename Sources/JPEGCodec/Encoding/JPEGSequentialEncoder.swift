@@ -36,6 +36,16 @@ struct JPEGSequentialEncoder {
         return 32 &- magnitude.leadingZeroBitCount
     }
 
+    /// The same, from `table` (``JPEGZigzag/categories``) for the magnitudes of 8-bit data, as
+    /// libjpeg-turbo's `jpeg_nbits_table`: a bit scan is several micro-ops on x86-64 without
+    /// LZCNT.
+    @inline(__always)
+    static func category(_ value: Int32, _ table: UnsafePointer<UInt8>) -> Int {
+        let magnitude = UInt32(bitPattern: value < 0 ? 0 &- value : value)
+        if magnitude < 2048 { return Int(table[Int(magnitude)]) }
+        return 32 &- magnitude.leadingZeroBitCount
+    }
+
     /// libjpeg's `encode_one_block` (and, with a counting sink, `htest_one_block`).
     @inline(__always)
     static func encodeBlock<Sink: JPEGEntropySink>(_ block: UnsafePointer<Int16>, difference: Int32, dcSlot: Int, acSlot: Int,
@@ -76,6 +86,13 @@ enum JPEGZigzag {
     nonisolated(unsafe) static let position: UnsafePointer<UInt8> = {
         let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
         for k in 0..<64 { p[zigzagToNatural[k]] = UInt8(k) }
+        return UnsafePointer(p)
+    }()
+
+    /// `categories[m]`: the number of bits of m, for m < 2048.
+    nonisolated(unsafe) static let categories: UnsafePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 2048)
+        for m in 0..<2048 { p[m] = UInt8(32 - UInt32(m).leadingZeroBitCount) }
         return UnsafePointer(p)
     }()
 
