@@ -11,9 +11,11 @@ struct JPEGProgressiveEncoder {
     private var lastDC: [Int32]
     private var eobRun = 0
     /// Correction bits waiting for the EOB run they follow (libjpeg's `bit_buffer`, `BE`).
-    private var pending: [UInt8] = []
+    private let pending = JPEGCorrectionBits()
 
     static let maxPendingBits = 1000 - 64 + 1
+    /// ``JPEGZigzag`` tables, read once here (not a global's lazy-initialisation check per block).
+    private let natural = JPEGZigzag.natural, rowBits = JPEGZigzag.rowBits, categories = JPEGZigzag.categories
 
     init(walker: JPEGScanWalker, scan: JPEGScanSpec) {
         self.walker = walker
@@ -34,7 +36,7 @@ struct JPEGProgressiveEncoder {
                 for i in 0..<state.lastDC.count { state.lastDC[i] = 0 }
             } else {
                 state.eobRun = 0
-                state.pending.removeAll(keepingCapacity: true)
+                state.pending.count = 0
             }
         }, block: { position, block in
             let (dcSlot, acSlot) = slots[position]
@@ -47,7 +49,6 @@ struct JPEGProgressiveEncoder {
         })
         lastDC = state.lastDC
         eobRun = state.eobRun
-        pending = state.pending
         if scan.ss != 0 { emitEOBRun(slot: slots[0].1, into: &sink) }
     }
 
@@ -55,7 +56,7 @@ struct JPEGProgressiveEncoder {
         let value = Int32(block[0]) >> Int32(scan.al)
         let difference = value &- lastDC[position]
         lastDC[position] = value
-        let bits = JPEGSequentialEncoder.category(difference)
+        let bits = JPEGSequentialEncoder.category(difference, categories)
         sink.symbol(slot, bits, extra: UInt32(bitPattern: difference < 0 ? difference &- 1 : difference), extraLength: bits)
     }
 
@@ -66,16 +67,17 @@ struct JPEGProgressiveEncoder {
         let bits = Int.bitWidth - 1 - eobRun.leadingZeroBitCount
         sink.symbol(slot, bits << 4, extra: UInt32(eobRun), extraLength: bits)
         eobRun = 0
-        if Sink.writes { for bit in pending { sink.bits(UInt32(bit), 1) } }
-        pending.removeAll(keepingCapacity: true)
+        if Sink.writes { pending.write(0..<pending.count, into: &sink) }
+        pending.count = 0
     }
 
     /// Zigzag bit masks of the coefficients of `block` in `band` whose magnitude shifted right
     /// by `al` is not zero (`nonZero`) and is one (`one`), a row of eight at a time
     /// (``JPEGZigzag/rowMask(_:)``), as libjpeg-turbo's `encode_mcu_AC_*_prepare` make them.
     @inline(__always)
-    static func bandMasks(_ block: UnsafePointer<Int16>, al: Int, band: UInt64) -> (nonZero: UInt64, one: UInt64) {
-        let raw = UnsafeRawPointer(block), rowBits = JPEGZigzag.rowBits
+    static func bandMasks(_ block: UnsafePointer<Int16>, al: Int, band: UInt64,
+                          rowBits: UnsafePointer<UInt64>) -> (nonZero: UInt64, one: UInt64) {
+        let raw = UnsafeRawPointer(block)
         let shift = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: al))
         var nonZero: UInt64 = 0, notOne: UInt64 = 0
         for row in 0..<8 {
@@ -93,8 +95,8 @@ struct JPEGProgressiveEncoder {
 
     /// G.1.2.2 for one block, walking the set bits of the band's non-zero mask.
     private mutating func acFirst<Sink: JPEGEntropySink>(_ block: UnsafePointer<Int16>, slot: Int, band: UInt64, into sink: inout Sink) {
-        let al = Int32(scan.al), zigzag = JPEGZigzag.natural
-        var mask = Self.bandMasks(block, al: scan.al, band: band).nonZero
+        let al = Int32(scan.al), zigzag = natural
+        var mask = Self.bandMasks(block, al: scan.al, band: band, rowBits: rowBits).nonZero
         var last = scan.ss &- 1
         while mask != 0 {
             let k = mask.trailingZeroBitCount
@@ -106,7 +108,7 @@ struct JPEGProgressiveEncoder {
             }
             let value = Int32(block[Int(zigzag[k])])
             let magnitude = (value < 0 ? 0 &- value : value) >> al
-            let bits = JPEGSequentialEncoder.category(magnitude)
+            let bits = JPEGSequentialEncoder.category(magnitude, categories)
             let extra = UInt32(bitPattern: value < 0 ? ~magnitude : magnitude)
             sink.symbol(slot, run &<< 4 &+ bits, extra: extra, extraLength: bits)
             last = k
@@ -123,8 +125,8 @@ struct JPEGProgressiveEncoder {
     /// `blockStart` belong to the EOB run and go out with it. `run` counts the zeros since the
     /// last symbol (coefficients already non-zero only add a correction bit).
     private mutating func acRefine<Sink: JPEGEntropySink>(_ block: UnsafePointer<Int16>, slot: Int, band: UInt64, into sink: inout Sink) {
-        let zigzag = JPEGZigzag.natural
-        let (nonZero, one) = Self.bandMasks(block, al: scan.al, band: band)
+        let zigzag = natural
+        let (nonZero, one) = Self.bandMasks(block, al: scan.al, band: band, rowBits: rowBits)
         let lastNew = one == 0 ? 0 : 63 &- one.leadingZeroBitCount
         var mask = nonZero
         var run = 0, previous = scan.ss &- 1
@@ -167,13 +169,50 @@ struct JPEGProgressiveEncoder {
         let bits = Int.bitWidth - 1 - eobRun.leadingZeroBitCount
         sink.symbol(slot, bits << 4, extra: UInt32(eobRun), extraLength: bits)
         eobRun = 0
-        if Sink.writes { for i in 0..<blockStart { sink.bits(UInt32(pending[i]), 1) } }
+        if Sink.writes { pending.write(0..<blockStart, into: &sink) }
         pending.removeFirst(blockStart)
     }
 
     /// Writes every waiting correction bit (this block's, once the older ones went out).
     private mutating func writePending<Sink: JPEGEntropySink>(into sink: inout Sink) {
-        if Sink.writes { for bit in pending { sink.bits(UInt32(bit), 1) } }
-        pending.removeAll(keepingCapacity: true)
+        if Sink.writes { pending.write(0..<pending.count, into: &sink) }
+        pending.count = 0
+    }
+}
+
+/// Correction bits waiting for an EOB run or a symbol (libjpeg's `bit_buffer`): at most 937
+/// wait before a block, and a block adds at most 63, so a fixed buffer of 1024 holds them.
+final class JPEGCorrectionBits {
+    static let capacity = 1024
+    private let bits = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    var count = 0
+
+    deinit { bits.deallocate() }
+
+    @inline(__always)
+    func append(_ bit: UInt8) {
+        guard count < Self.capacity else { return }
+        bits[count] = bit
+        count &+= 1
+    }
+
+    /// Writes bits `range`, up to 32 in one write.
+    @inline(__always)
+    func write<Sink: JPEGEntropySink>(_ range: Range<Int>, into sink: inout Sink) {
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let n = min(32, range.upperBound &- i)
+            var value: UInt32 = 0
+            for j in 0..<n { value = value &<< 1 | UInt32(bits[i &+ j]) }
+            sink.bits(value, n)
+            i &+= n
+        }
+    }
+
+    /// Drops the first `n` bits (n ≤ count).
+    func removeFirst(_ n: Int) {
+        guard n > 0 else { return }
+        for j in 0..<(count &- n) { bits[j] = bits[j &+ n] }
+        count &-= n
     }
 }
