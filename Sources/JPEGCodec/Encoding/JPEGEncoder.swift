@@ -110,44 +110,22 @@ public struct JPEGEncoder {
 
     /// The file at the highest quality q ≤ Q (the settings' quality) whose size is at most
     /// `maxFileSize`, with q: exactly the highest, also where file size is not monotonic in
-    /// quality (below quality 25 the tables need 16-bit DQT entries, 64 bytes more per table;
-    /// a coefficient that rounds to zero can lengthen a run's code). A bisection over 1…Q finds
-    /// a quality b that fits with b + 1 not fitting; then the qualities from Q down to b + 2 not
-    /// already seen too large are tried, the first that fits being the answer, else b. When
-    /// even quality 1 does not fit (and none above it does), quality 1's file. Each quality
-    /// tried only quantizes the kept DCT output and entropy codes. Needs `keepsTransform`
-    /// (otherwise the settings' quality only).
+    /// quality (below quality 25 the tables need 16-bit DQT entries, 64 bytes more per table,
+    /// so a quality in the low 20s can be larger than one in the 30s; a coefficient that rounds
+    /// to zero can lengthen a run's code). No bisection can promise that, so qualities are
+    /// tried from Q downwards and the first that fits is the answer: Q − q + 1 tries, each of
+    /// which only quantizes the kept DCT output and entropy codes. When no quality fits,
+    /// quality 1's file. Needs `keepsTransform` (otherwise the settings' quality only).
     public mutating func finish(fitting maxFileSize: Int) throws(JPEGEncoderError) -> (quality: Int, bytes: [UInt8]) {
         let top = min(max(settings.quality, 1), 100)
-        let first = try finish(quality: top)
-        guard keepsTransform, first.count > maxFileSize else { return (top, first) }
-        var tooLarge: Set<Int> = [top]
-        var low = 1, lowBytes = try finish(quality: 1)
-        var high = top
-        if lowBytes.count > maxFileSize {
-            tooLarge.insert(1)
-        } else {
-            while high - low > 1 {
-                let middle = (low + high) / 2
-                let bytes = try finish(quality: middle)
-                if bytes.count <= maxFileSize {
-                    low = middle
-                    lowBytes = bytes
-                } else {
-                    high = middle
-                    tooLarge.insert(middle)
-                }
-            }
-        }
-        var quality = top - 1
-        while quality > low {
-            if !tooLarge.contains(quality) {
-                let bytes = try finish(quality: quality)
-                if bytes.count <= maxFileSize { return (quality, bytes) }
-            }
+        var quality = top
+        var bytes = try finish(quality: top)
+        guard keepsTransform else { return (top, bytes) }
+        while bytes.count > maxFileSize && quality > 1 {
             quality -= 1
+            bytes = try finish(quality: quality)
         }
-        return (low, lowBytes)
+        return (quality, bytes)
     }
 
     private mutating func completeMCURow() {
