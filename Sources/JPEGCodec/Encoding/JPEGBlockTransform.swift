@@ -12,10 +12,12 @@ struct JPEGBlockTransform {
         quantizers = tables.map { $0.map { JPEGQuantizer(table: $0) } }
     }
 
-    /// Quantizes kept transforms (`unquantized`, whole planes) with `tables`, dummy blocks filled.
-    static func quantize(_ unquantized: [JPEGCoefficientPlane], layout: JPEGFrameLayout, tables: [[UInt16]]) -> [JPEGCoefficientPlane] {
+    /// Quantizes kept transforms (`unquantized`, whole planes) with `tables` into `planes`
+    /// (planes of the same geometry, every block written: real blocks quantized, dummy blocks
+    /// filled), so that a file-size search re-uses one copy.
+    static func quantize(_ unquantized: [JPEGCoefficientPlane], into planes: inout [JPEGCoefficientPlane],
+                         layout: JPEGFrameLayout, tables: [[UInt16]]) {
         let quantizers = tables.map { JPEGQuantizer(table: $0) }
-        var planes = unquantized
         for (c, comp) in layout.components.enumerated() {
             let quantizer = quantizers[comp.table]
             let source = unquantized[c]
@@ -35,7 +37,6 @@ struct JPEGBlockTransform {
             planes[c].fillDummyBlocks(blockRows: 0..<comp.paddedHeightInBlocks, realWidth: comp.widthInBlocks,
                                       realHeight: comp.heightInBlocks, h: comp.h)
         }
-        return planes
     }
 
     /// Transforms iMCU row `mcuRow` from `preprocessor` into `planes` (which hold its block rows).

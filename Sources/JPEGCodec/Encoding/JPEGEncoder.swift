@@ -18,6 +18,8 @@ public struct JPEGEncoder {
     private let transform: JPEGBlockTransform
     /// Quantized blocks (or, with `keepsTransform`, the DCT output) per component.
     private var planes: [JPEGCoefficientPlane]
+    /// With `keepsTransform`: the quantized planes of the last quality finished, re-used.
+    private var quantizedPlanes: [JPEGCoefficientPlane]?
     /// The sequential scan being written as rows come (standard tables only).
     private var streaming: (encoder: JPEGSequentialEncoder, sink: JPEGSymbolWriter)?
     private var header: [UInt8] = []
@@ -97,7 +99,14 @@ public struct JPEGEncoder {
         var qualitySettings = settings
         qualitySettings.quality = keepsTransform ? quality : settings.quality
         let tables = qualitySettings.quantizationTables()
-        let quantized = keepsTransform ? JPEGBlockTransform.quantize(planes, layout: layout, tables: tables) : planes
+        var quantized = planes
+        if keepsTransform {
+            // The last quality's planes, uniquely held while they are overwritten.
+            quantized = quantizedPlanes ?? planes
+            quantizedPlanes = nil
+            JPEGBlockTransform.quantize(planes, into: &quantized, layout: layout, tables: tables)
+            quantizedPlanes = quantized
+        }
         var bytes = fileHeader(tables: tables)
         if settings.progressive {
             writeProgressive(quantized, into: &bytes)
