@@ -55,18 +55,20 @@ extension JPEGForwardDCT {
         raw.storeBytes(of: b.7, toByteOffset: 112, as: Word.self)
     }
 
-    /// Transposes an 8×8 block of words by three perfect unshuffles of its 64 entries: each
-    /// rotates the 6-bit index (row, column) right by one bit, so three swap row and column.
+    /// Transposes an 8×8 block of words by three perfect shuffles of its 64 entries (each
+    /// interleaves the first 32 with the last 32, rotating the 6-bit index (row, column) left by
+    /// one bit, so three swap row and column): per step four low and four high interleaves of
+    /// two rows, which LLVM emits as punpcklwd and punpckhwd, as libjpeg-turbo's SSE2 transpose.
     @inline(__always)
     static func transpose(_ m: inout (Word, Word, Word, Word, Word, Word, Word, Word)) {
         @inline(__always)
-        func unzip(_ a: Word, _ b: Word) -> (Word, Word) {
-            let both = SIMD16<Int16>(lowHalf: a, highHalf: b)
-            return (both.evenHalf, both.oddHalf)
+        func zip(_ a: Word, _ b: Word) -> (Word, Word) {
+            (Word(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]),
+             Word(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]))
         }
         for _ in 0..<3 {
-            let (n0, n4) = unzip(m.0, m.1), (n1, n5) = unzip(m.2, m.3)
-            let (n2, n6) = unzip(m.4, m.5), (n3, n7) = unzip(m.6, m.7)
+            let (n0, n1) = zip(m.0, m.4), (n2, n3) = zip(m.1, m.5)
+            let (n4, n5) = zip(m.2, m.6), (n6, n7) = zip(m.3, m.7)
             m = (n0, n1, n2, n3, n4, n5, n6, n7)
         }
     }
