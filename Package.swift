@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        // The lossless JPEG transcoder (JPEGTranscoder) and the JPEG encoder's own API.
+        .library(name: "JPEGCodec", targets: ["JPEGCodec"]),
         .executable(name: "imagecodecs", targets: ["imagecodecs"]),
     ],
     dependencies: [

@@ -38,6 +38,12 @@ let package = Package(
             name: "FuzzJPEGEncode",
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
         ),
+        // The lossless transcoder: JPEG bytes with random transform settings, the output decoded back.
+        .executableTarget(
+            name: "FuzzJPEGTranscode",
+            dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs"),
+                           .product(name: "JPEGCodec", package: "ImageCodecs")]
+        ),
         .executableTarget(
             name: "FuzzEncode",
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]

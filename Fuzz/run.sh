@@ -7,6 +7,7 @@
 #   Fuzz/run.sh jpeg 1800
 #   Fuzz/run.sh webp 1800
 #   Fuzz/run.sh jpeg-encode 1800
+#   Fuzz/run.sh jpeg-transcode 1800   (the lossless transcoder: two setting bytes, then a JPEG)
 # FORMAT: png (FuzzPNG), gif (FuzzGIF), gif-encode (FuzzGIFEncode, the GIF encoder), jpeg (FuzzJPEG),
 # webp (FuzzWebP), encode (FuzzEncode, the PNG/APNG encoders: the input is a recipe of sizes,
 # colours, options and pixels) or jpeg-encode (FuzzJPEGEncode: random images and settings through
@@ -68,8 +69,15 @@ case "$format" in
     seed_dirs=("$root/Conformance/fixtures/jpeg-encoder")
     seed_name='*.p[gp]m'
     ;;
+  jpeg-transcode)
+    product=FuzzJPEGTranscode
+    # Two setting bytes, then a JPEG: seed with the JPEG fixtures behind two zero bytes.
+    seed_dirs=("$root/Conformance/fixtures/jpeg" "$corpus_root/crashers/jpeg")
+    seed_name='*.jp*g'
+    seed_prefix='\000\000'   # printf format: two zero bytes
+    ;;
   *)
-    echo "usage: $0 png|gif|gif-encode|jpeg|webp|encode|jpeg-encode [SECONDS] [libFuzzer flags...]" >&2
+    echo "usage: $0 png|gif|gif-encode|jpeg|webp|encode|jpeg-encode|jpeg-transcode [SECONDS] [libFuzzer flags...]" >&2
     exit 2
     ;;
 esac
@@ -89,7 +97,11 @@ for dir in "${seed_dirs[@]}"; do
     esac
     rel="${file#"$corpus_root"/}"; rel="${rel#"$root"/}"
     name="seed-${rel//\//_}"
-    [ -e "$corpus/$name" ] || cp "$file" "$corpus/$name"
+    if [ -n "${seed_prefix:-}" ]; then
+      [ -e "$corpus/$name" ] || { printf "$seed_prefix" | cat - "$file" > "$corpus/$name"; }
+    else
+      [ -e "$corpus/$name" ] || cp "$file" "$corpus/$name"
+    fi
   done < <(find "$dir" -type f -name "$seed_name" -print0)
 done
 echo "corpus $corpus: $(find "$corpus" -type f | wc -l) files" >&2

@@ -50,6 +50,26 @@ struct JPEGEncoderRequestTests {
         #expect(e == f)
     }
 
+    /// Opaque rows are read as they are and the others flattened, row by row: an image whose
+    /// every third row has one half-transparent pixel gives the file of its flattened RGB.
+    @Test func opaqueAndTranslucentRowsMix() throws {
+        let image = try Self.photo()
+        var rgba = Self.rgba(image, alpha: 255), flat = image.samples
+        for y in stride(from: 0, to: image.height, by: 3) {
+            let i = y * image.width + (y * 7) % image.width
+            rgba[4 * i + 3] = 128
+            for c in 0..<3 {
+                let blended: Int = Int(flat[3 * i + c]) * 128 + 255 * 127 + 127
+                flat[3 * i + c] = UInt8(blended / 255)
+            }
+        }
+        #expect(!rgba.withUnsafeBufferPointer { JPEGPreprocessor.isOpaque($0.baseAddress!, count: image.width) })
+        #expect(rgba.withUnsafeBufferPointer { JPEGPreprocessor.isOpaque($0.baseAddress! + 4 * image.width, count: image.width) })
+        let translucent = PNMImage(width: image.width, height: image.height, components: 4, samples: rgba)
+        let flattened = PNMImage(width: image.width, height: image.height, components: 3, samples: flat)
+        #expect(try encodeJPEG(translucent, .init()) == encodeJPEG(flattened, .init()))
+    }
+
     /// EXIF (orientation 6) in APP1 and a 150 000-byte ICC profile over three APP2 chunks read
     /// back by our decoder; without those segments the file is the plain one.
     @Test func exifAndICCAreCarried() throws {
@@ -75,36 +95,53 @@ struct JPEGEncoderRequestTests {
         #expect(Decoding.whole(file).frames == Decoding.whole(plain).frames)
     }
 
-    /// Re-encoding a JPEG source through ImageDestination carries its EXIF orientation and ICC
-    /// profile into the new file.
+    /// Re-encoding a JPEG source through ImageDestination carries its EXIF orientation, XMP and
+    /// ICC profile into the new file, in the order APP0, EXIF APP1, XMP APP1, ICC APP2.
     @Test func metadataIsCarriedFromASource() throws {
         let image = try Self.photo()
         let exif: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0]
         let icc = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
-        let original = try encodeJPEG(image, .init(), metadata: JPEGEncoderMetadata(exif: exif, icc: icc))
+        let xmp = Array("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF/></x:xmpmeta>".utf8)
+        let original = try encodeJPEG(image, .init(), metadata: JPEGEncoderMetadata(exif: exif, icc: icc, xmp: xmp))
         let destination = try ImageDestination(format: .jpeg)
         try destination.add(contentsOf: ImageSource(bytes: original))
-        let copy = ImageSource(bytes: try destination.finalize())
-        let properties = try #require(copy.properties)
+        let file = try destination.finalize()
+        let properties = try #require(ImageSource(bytes: file).properties)
         #expect(properties.orientation == 8 && properties.iccProfile == icc && properties.exif == exif)
+        #expect(properties.text.first { $0.keyword == "XML:com.adobe.xmp" }.map { Array($0.text.utf8) } == xmp)
+        var segments: [(UInt8, [UInt8])] = [], i = 2
+        while i + 4 <= file.count, file[i] == 0xFF, file[i + 1] != 0xDB {
+            let length = Int(file[i + 2]) << 8 | Int(file[i + 3])
+            segments.append((file[i + 1], Array(file[(i + 4)..<min(file.count, i + 2 + length)])))
+            i += 2 + length
+        }
+        #expect(segments.map(\.0) == [0xE0, 0xE1, 0xE1, 0xE2, 0xE2])
+        #expect(segments.count == 5 && segments[2].1 == Array("http://ns.adobe.com/xap/1.0/\0".utf8) + xmp)
+        #expect(segments.count == 5 && segments[1].1.starts(with: Array("Exif\0\0".utf8)))
     }
 
-    /// The file fits, is the plain file at its quality, and quality + 1 would not fit.
-    @Test(arguments: [2500, 4000, 6000, 100]) func maxFileSizeKeepsTheBestQualityThatFits(limit: Int) throws {
-        let image = try Self.photo()
-        for base in [JPEGEncoderSettings(quality: 95), JPEGEncoderSettings(quality: 95, progressive: true)] {
-            var encoder = try JPEGEncoder(width: image.width, height: image.height, components: 3, settings: base, keepsTransform: true)
-            try image.samples.withUnsafeBufferPointer { try encoder.write(rows: $0) }
-            let (quality, file) = try encoder.finish(fitting: limit)
-            var at = base
-            at.quality = quality
-            let plain = try encodeJPEG(image, at)
-            #expect(file == plain)
-            if quality > 1 {
-                #expect(file.count <= limit)
-                at.quality = quality + 1
-                let next = try encodeJPEG(image, at)
-                #expect(quality == 95 || next.count > limit, "quality \(quality)")
+    /// The file fits, is the plain file at its quality, and no higher quality up to the one
+    /// asked for fits (file size is not monotonic in quality: with these inputs and limits,
+    /// qualities below 25 need 16-bit tables and are larger than some above them).
+    @Test(arguments: [("checker-16x16.ppm", [700, 760]), ("rect-35x21.ppm", [900, 1000]),
+                      ("kodim23-57x61.ppm", [780, 1500]), ("gradient-64x48.ppm", [650, 100])])
+    func maxFileSizeKeepsTheBestQualityThatFits(name: String, limits: [Int]) throws {
+        let folder = Corpus.conformance.appendingPathComponent("fixtures/jpeg-encoder")
+        let image = try #require(PNMImage(try Corpus.bytes(folder.appendingPathComponent(name))))
+        for limit in limits {
+            for base in [JPEGEncoderSettings(quality: 95), JPEGEncoderSettings(quality: 95, progressive: true)] {
+                var encoder = try JPEGEncoder(width: image.width, height: image.height, components: 3, settings: base, keepsTransform: true)
+                try image.samples.withUnsafeBufferPointer { try encoder.write(rows: $0) }
+                let (quality, file) = try encoder.finish(fitting: limit)
+                var at = base
+                at.quality = quality
+                #expect(try file == encodeJPEG(image, at))
+                let fits = file.count <= limit
+                #expect(fits || quality == 1, "\(name) \(limit): quality \(quality) does not fit")
+                for above in (quality + 1)..<96 {
+                    at.quality = above
+                    #expect(try encodeJPEG(image, at).count > limit, "\(name) \(limit): \(above) fits, \(quality) chosen")
+                }
             }
         }
     }

@@ -103,4 +103,17 @@ struct JPEGTranscodeCorpusTests {
         #expect(bytes.isEmpty, "\(c.input): bytes differ for \(bytes)")
         #expect(pixels.isEmpty, "\(c.input): our decoder and djpeg differ for \(pixels)")
     }
+
+    /// A file read through non-interleaved scans whose sampling factors give more than 10
+    /// blocks per MCU once interleaved: jpegtran refuses it ("Sampling factors too large for
+    /// interleaved scan"), and so do we, for every option set (found by FuzzJPEGTranscode,
+    /// whose check that our decoder reads the output failed before).
+    @Test func samplingTooLargeForAnInterleavedScanIsRefused() throws {
+        let root = try #require(Corpus.root)
+        let bytes = try Corpus.bytes(root.appendingPathComponent(
+            "crashers/jpeg/jpeg-decoder-crashtest/imagetestsuite/39f43f280b31152f1d27df3f9d189317.jpg"))
+        for words in ["", "progressive", "optimize", "rotate=90"] {
+            #expect(throws: DecodingError.self, "\(words)") { try JPEGTranscoder.transcode(bytes, options: JPEGTranscodeCase.options(words)) }
+        }
+    }
 }

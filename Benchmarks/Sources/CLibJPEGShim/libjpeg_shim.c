@@ -159,4 +159,42 @@ int jpegshim_encode(const void *pixels, uint32_t width, uint32_t height, int com
     return 0;
 }
 
+int jpegshim_transcode(const void *data, size_t size, int optimize, int progressive,
+                       unsigned char **out, unsigned long *out_size) {
+    struct jpeg_decompress_struct src;
+    struct jpeg_compress_struct dst;
+    struct error_manager err;
+    *out = NULL;
+    *out_size = 0;
+    memset(&src, 0, sizeof src);
+    memset(&dst, 0, sizeof dst);
+    src.err = jpeg_std_error(&err.pub);
+    dst.err = &err.pub;
+    err.pub.error_exit = on_error;
+    err.pub.emit_message = on_message;
+    err.warnings = 0;
+    if (setjmp(err.jump)) {
+        jpeg_destroy_compress(&dst);
+        jpeg_destroy_decompress(&src);
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    jpeg_create_decompress(&src);
+    jpeg_create_compress(&dst);
+    jpeg_mem_src(&src, (const unsigned char *)data, (unsigned long)size);
+    jpeg_read_header(&src, TRUE);
+    jvirt_barray_ptr *coefficients = jpeg_read_coefficients(&src);
+    jpeg_copy_critical_parameters(&src, &dst);
+    if (optimize) dst.optimize_coding = TRUE;
+    if (progressive) jpeg_simple_progression(&dst);
+    jpeg_mem_dest(&dst, out, out_size);
+    jpeg_write_coefficients(&dst, coefficients);
+    jpeg_finish_compress(&dst);
+    jpeg_destroy_compress(&dst);
+    jpeg_finish_decompress(&src);
+    jpeg_destroy_decompress(&src);
+    return 0;
+}
+
 void jpegshim_free(void *p) { free(p); }

@@ -6,16 +6,21 @@ import Foundation
 ///     swift run -c release --package-path Benchmarks JPEGBench [--iterations N] [FILE...]
 ///     swift run -c release --package-path Benchmarks JPEGBench --memory FILE
 ///     swift run -c release --package-path Benchmarks JPEGBench --encode IMAGE [--only SETTING] [--iterations N]
+///     swift run -c release --package-path Benchmarks JPEGBench --transcode FILE.jpg [--only SETTING] [--iterations N]
 let usage = """
     usage: JPEGBench [--iterations N] [FILE...]
            JPEGBench --memory FILE
            JPEGBench --encode IMAGE [--only SETTING] [--iterations N]   (encode rows, e.g. --only "baseline 4:2:0")
+           JPEGBench --transcode FILE.jpg [--only SETTING] [--iterations N]   (transcode rows: progressive, optimize, default)
     With no FILE: the corpus flower and harvesters JPEGs plus the JPEGs made by make-inputs.sh.
     """
 
-let arguments = Arguments(usage: usage, valueOptions: ["--memory", "--encode", "--only"])
+let arguments = Arguments(usage: usage, valueOptions: ["--memory", "--encode", "--transcode", "--only"])
 if let encodeFile = arguments.values["--encode"] {
     exit(EncodeBench.run(file: URL(fileURLWithPath: encodeFile), iterations: arguments.iterations, only: arguments.values["--only"]))
+}
+if let transcodeFile = arguments.values["--transcode"] {
+    exit(TranscodeBench.run(file: URL(fileURLWithPath: transcodeFile), iterations: arguments.iterations, only: arguments.values["--only"]))
 }
 if let memoryFile = arguments.values["--memory"] {
     exit(MemoryProbe.run(file: URL(fileURLWithPath: memoryFile), inputs: inputs, format: "JPEG",

@@ -6,31 +6,29 @@
 struct JPEGBlockTransform {
     let layout: JPEGFrameLayout
     let quantizers: [JPEGQuantizer]?
-    private var workspace = [Int32](repeating: 0, count: 64)
 
     init(layout: JPEGFrameLayout, tables: [[UInt16]]?) {
         self.layout = layout
         quantizers = tables.map { $0.map { JPEGQuantizer(table: $0) } }
     }
 
-    /// Quantizes kept transforms (`unquantized`, whole planes) with `tables`, dummy blocks filled.
-    static func quantize(_ unquantized: [JPEGCoefficientPlane], layout: JPEGFrameLayout, tables: [[UInt16]]) -> [JPEGCoefficientPlane] {
+    /// Quantizes kept transforms (`unquantized`, whole planes) with `tables` into `planes`
+    /// (planes of the same geometry, every block written: real blocks quantized, dummy blocks
+    /// filled), so that a file-size search re-uses one copy.
+    static func quantize(_ unquantized: [JPEGCoefficientPlane], into planes: inout [JPEGCoefficientPlane],
+                         layout: JPEGFrameLayout, tables: [[UInt16]]) {
         let quantizers = tables.map { JPEGQuantizer(table: $0) }
-        var planes = unquantized
-        var wide = [Int32](repeating: 0, count: 64)
         for (c, comp) in layout.components.enumerated() {
             let quantizer = quantizers[comp.table]
             let source = unquantized[c]
             source.coefficients.withUnsafeBufferPointer { input in
                 planes[c].coefficients.withUnsafeMutableBufferPointer { out in
                     quantizer.vectors.withUnsafeBufferPointer { vectors in
-                        wide.withUnsafeMutableBufferPointer { w in
-                            for row in 0..<comp.heightInBlocks {
-                                for column in 0..<comp.widthInBlocks {
-                                    let at = source.offset(row: row, column: column)
-                                    for i in 0..<64 { w[i] = Int32(input[at + i]) }
-                                    quantizer.quantizeSIMD(w.baseAddress!, out.baseAddress! + at, vectors.baseAddress!)
-                                }
+                        guard let i = input.baseAddress, let o = out.baseAddress, let v = vectors.baseAddress else { return }
+                        for row in 0..<comp.heightInBlocks {
+                            for column in 0..<comp.widthInBlocks {
+                                let at = source.offset(row: row, column: column)
+                                quantizer.quantizeSIMD(JPEGForwardDCT.load(i + at), o + at, v)
                             }
                         }
                     }
@@ -39,35 +37,33 @@ struct JPEGBlockTransform {
             planes[c].fillDummyBlocks(blockRows: 0..<comp.paddedHeightInBlocks, realWidth: comp.widthInBlocks,
                                       realHeight: comp.heightInBlocks, h: comp.h)
         }
-        return planes
     }
 
     /// Transforms iMCU row `mcuRow` from `preprocessor` into `planes` (which hold its block rows).
-    mutating func transform(_ preprocessor: JPEGPreprocessor, mcuRow: Int, into planes: inout [JPEGCoefficientPlane]) {
+    func transform(_ preprocessor: JPEGPreprocessor, mcuRow: Int, into planes: inout [JPEGCoefficientPlane]) {
         for (c, comp) in layout.components.enumerated() {
             let quantizer = quantizers?[comp.table]
             let firstRow = mcuRow * comp.v
             let realRows = min(comp.v, comp.heightInBlocks - firstRow)
             preprocessor.withSamples(component: c) { samples, rowLength in
-                workspace.withUnsafeMutableBufferPointer { work in
-                  (quantizer?.vectors ?? []).withUnsafeBufferPointer { vectors in
-                    let w = work.baseAddress!
+                (quantizer?.vectors ?? []).withUnsafeBufferPointer { vectors in
                     let (first, perRow) = (planes[c].firstBlockRow, planes[c].blocksPerRow)
                     planes[c].coefficients.withUnsafeMutableBufferPointer { out in
+                        guard let o = out.baseAddress else { return }
                         for y in 0..<realRows {
                             let rowStart = JPEGCoefficientPlane.offset(row: firstRow + y, column: 0, first: first, perRow: perRow)
                             for x in 0..<comp.widthInBlocks {
-                                JPEGForwardDCT.transformBlock(samples + y * 8 * rowLength + x * 8, stride: rowLength, w)
-                                let block = out.baseAddress! + rowStart + x * 64
+                                let at: Int = (y &* 8) &* rowLength &+ x &* 8
+                                let coefficients = JPEGForwardDCT.transformBlock(samples + at, stride: rowLength)
+                                let block = o + (rowStart &+ x &* 64)
                                 if let quantizer, let v = vectors.baseAddress {
-                                    quantizer.quantizeSIMD(w, block, v)
+                                    quantizer.quantizeSIMD(coefficients, block, v)
                                 } else {
-                                    for i in 0..<64 { block[i] = Int16(truncatingIfNeeded: w[i]) }
+                                    JPEGForwardDCT.store(coefficients, block)
                                 }
                             }
                         }
                     }
-                  }
                 }
             }
             if quantizers != nil {

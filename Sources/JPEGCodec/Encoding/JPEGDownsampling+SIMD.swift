@@ -9,7 +9,7 @@ extension JPEGDownsampling {
 
     @inline(__always)
     private static func pairSums(_ p: UnsafePointer<UInt8>) -> Wide {
-        let v = SIMD32<UInt16>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD32<UInt8>.self))
+        let v = SIMD32<UInt16>(widening: UnsafeRawPointer(p).loadUnaligned(as: SIMD32<UInt8>.self))
         return v.evenHalf &+ v.oddHalf
     }
 
@@ -18,7 +18,7 @@ extension JPEGDownsampling {
         var i = 0
         while i &+ 16 <= columns {
             let sum = (pairSums(input + 2 &* i) &+ bias) &>> 1
-            UnsafeMutableRawPointer(output + i).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: sum), as: SIMD16<UInt8>.self)
+            UnsafeMutableRawPointer(output + i).storeBytes(of: SIMD16<UInt8>(narrowing: sum), as: SIMD16<UInt8>.self)
             i &+= 16
         }
         if i < columns { h2v1(input + 2 &* i, output + i, columns: columns &- i) }
@@ -29,7 +29,7 @@ extension JPEGDownsampling {
         var i = 0
         while i &+ 16 <= columns {
             let sum = (pairSums(row0 + 2 &* i) &+ pairSums(row1 + 2 &* i) &+ bias) &>> 2
-            UnsafeMutableRawPointer(output + i).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: sum), as: SIMD16<UInt8>.self)
+            UnsafeMutableRawPointer(output + i).storeBytes(of: SIMD16<UInt8>(narrowing: sum), as: SIMD16<UInt8>.self)
             i &+= 16
         }
         if i < columns { h2v2(row0 + 2 &* i, row1 + 2 &* i, output + i, columns: columns &- i) }

@@ -4,30 +4,39 @@ public struct JPEGEncoderMetadata: Sendable, Equatable {
     public var exif: [UInt8]?
     /// An ICC profile, split over APP2 segments (ICC.1 Annex B.4).
     public var icc: [UInt8]?
+    /// An XMP packet for an APP1 segment after "http://ns.adobe.com/xap/1.0/\0" (XMP part 3,
+    /// 1.1.3: standard XMP, at most 65504 bytes; a longer packet is not written).
+    public var xmp: [UInt8]?
     /// The colour RGBA input is flattened on.
     public var background: (UInt8, UInt8, UInt8)
 
-    public init(exif: [UInt8]? = nil, icc: [UInt8]? = nil, background: (UInt8, UInt8, UInt8) = (255, 255, 255)) {
+    public init(exif: [UInt8]? = nil, icc: [UInt8]? = nil, xmp: [UInt8]? = nil,
+                background: (UInt8, UInt8, UInt8) = (255, 255, 255)) {
         self.exif = exif
         self.icc = icc
+        self.xmp = xmp
         self.background = background
     }
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.exif == b.exif && a.icc == b.icc && a.background == b.background
+        a.exif == b.exif && a.icc == b.icc && a.xmp == b.xmp && a.background == b.background
     }
 }
 
 extension JPEGEncoder {
-    /// SOI, JFIF APP0, EXIF and ICC, DQT per table, SOFn (libjpeg's `write_file_header` and
-    /// `write_frame_header`, with the application markers between them as
-    /// `jpeg_write_marker` and `jpeg_write_icc_profile` put them).
+    /// SOI, JFIF APP0, EXIF, XMP and ICC, DQT per table, SOFn (libjpeg's `write_file_header`
+    /// and `write_frame_header`, with the application markers between them as
+    /// `jpeg_write_marker` and `jpeg_write_icc_profile` put them; EXIF, XMP, ICC is the order of
+    /// camera and editor files, which `jpegtran -copy all` keeps).
     func fileHeader(tables: [[UInt16]]) -> [UInt8] {
         var out: [UInt8] = []
         JPEGMarkerWriter.marker(JPEGMarker.soi, into: &out)
         JPEGMarkerWriter.jfif(into: &out)
         if let exif = metadata.exif, exif.count <= 65527 {
             JPEGMarkerWriter.application(1, [0x45, 0x78, 0x69, 0x66, 0, 0] + exif, into: &out)
+        }
+        if let xmp = metadata.xmp, !xmp.isEmpty, xmp.count <= 65504 {
+            JPEGMarkerWriter.application(1, JPEGMetadata.xmpHeader + xmp, into: &out)
         }
         if let icc = metadata.icc, !icc.isEmpty { iccSegments(icc, into: &out) }
         var wide = false

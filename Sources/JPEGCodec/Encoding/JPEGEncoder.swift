@@ -15,9 +15,11 @@ public struct JPEGEncoder {
     let metadata: JPEGEncoderMetadata
     let keepsTransform: Bool
     private var preprocessor: JPEGPreprocessor
-    private var transform: JPEGBlockTransform
+    private let transform: JPEGBlockTransform
     /// Quantized blocks (or, with `keepsTransform`, the DCT output) per component.
     private var planes: [JPEGCoefficientPlane]
+    /// With `keepsTransform`: the quantized planes of the last quality finished, re-used.
+    private var quantizedPlanes: [JPEGCoefficientPlane]?
     /// The sequential scan being written as rows come (standard tables only).
     private var streaming: (encoder: JPEGSequentialEncoder, sink: JPEGSymbolWriter)?
     private var header: [UInt8] = []
@@ -97,7 +99,14 @@ public struct JPEGEncoder {
         var qualitySettings = settings
         qualitySettings.quality = keepsTransform ? quality : settings.quality
         let tables = qualitySettings.quantizationTables()
-        let quantized = keepsTransform ? JPEGBlockTransform.quantize(planes, layout: layout, tables: tables) : planes
+        var quantized = planes
+        if keepsTransform {
+            // The last quality's planes, uniquely held while they are overwritten.
+            quantized = quantizedPlanes ?? planes
+            quantizedPlanes = nil
+            JPEGBlockTransform.quantize(planes, into: &quantized, layout: layout, tables: tables)
+            quantizedPlanes = quantized
+        }
         var bytes = fileHeader(tables: tables)
         if settings.progressive {
             writeProgressive(quantized, into: &bytes)
@@ -108,28 +117,24 @@ public struct JPEGEncoder {
         return bytes
     }
 
-    /// The file at the highest quality, at most the settings', whose size is at most
-    /// `maxFileSize`, with that quality: a bisection over qualities 1…Q that keeps the size of
-    /// quality q fitting and of q + 1 not; when even quality 1 does not fit, its file. Needs
-    /// `keepsTransform` (otherwise the settings' quality only).
+    /// The file at the highest quality q ≤ Q (the settings' quality) whose size is at most
+    /// `maxFileSize`, with q: exactly the highest, also where file size is not monotonic in
+    /// quality (below quality 25 the tables need 16-bit DQT entries, 64 bytes more per table,
+    /// so a quality in the low 20s can be larger than one in the 30s; a coefficient that rounds
+    /// to zero can lengthen a run's code). No bisection can promise that, so qualities are
+    /// tried from Q downwards and the first that fits is the answer: Q − q + 1 tries, each of
+    /// which only quantizes the kept DCT output and entropy codes. When no quality fits,
+    /// quality 1's file. Needs `keepsTransform` (otherwise the settings' quality only).
     public mutating func finish(fitting maxFileSize: Int) throws(JPEGEncoderError) -> (quality: Int, bytes: [UInt8]) {
         let top = min(max(settings.quality, 1), 100)
-        let first = try finish(quality: top)
-        guard keepsTransform, first.count > maxFileSize else { return (top, first) }
-        var low = 1, lowBytes = try finish(quality: 1)
-        guard lowBytes.count <= maxFileSize else { return (1, lowBytes) }
-        var high = top
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            let bytes = try finish(quality: middle)
-            if bytes.count <= maxFileSize {
-                low = middle
-                lowBytes = bytes
-            } else {
-                high = middle
-            }
+        var quality = top
+        var bytes = try finish(quality: top)
+        guard keepsTransform else { return (top, bytes) }
+        while bytes.count > maxFileSize && quality > 1 {
+            quality -= 1
+            bytes = try finish(quality: quality)
         }
-        return (low, lowBytes)
+        return (quality, bytes)
     }
 
     private mutating func completeMCURow() {

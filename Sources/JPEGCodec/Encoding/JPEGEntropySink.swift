@@ -30,19 +30,22 @@ struct JPEGSymbolWriter: JPEGEntropySink {
     static var writes: Bool { true }
     var writer: JPEGBitWriter
     /// 256 packed codes per slot (``JPEGHuffmanCodes``); a slot with no table is all zero.
-    var codes: [UInt32]
+    let codes: JPEGCodeTable
+    /// ``JPEGZigzag`` tables, read once here: a global's lazy initialisation check in the block
+    /// loop would be a runtime call per block.
+    private let rowBits = JPEGZigzag.rowBits, categories = JPEGZigzag.categories
 
     init(writer: JPEGBitWriter, tables: [Int: JPEGHuffmanSpec]) {
         self.writer = writer
-        codes = [UInt32](repeating: 0, count: 8 * 256)
+        codes = JPEGCodeTable()
         for (slot, spec) in tables {
-            codes.replaceSubrange((slot * 256)..<(slot * 256 + 256), with: JPEGHuffmanCodes(spec).packed)
+            for (symbol, packed) in JPEGHuffmanCodes(spec).packed.enumerated() { codes.pointer[slot * 256 + symbol] = packed }
         }
     }
 
     @inline(__always)
     mutating func symbol(_ slot: Int, _ symbol: Int, extra: UInt32, extraLength: Int) {
-        let packed = codes.withUnsafeBufferPointer { $0[slot &* 256 &+ symbol] }
+        let packed = codes.pointer[slot &* 256 &+ symbol]
         let length = Int(packed & 0xFF)
         writer.write(packed &>> 8, length)
         if extraLength > 0 { writer.write(extra & ((1 << UInt32(extraLength)) &- 1), extraLength) }
@@ -58,44 +61,38 @@ struct JPEGSymbolWriter: JPEGEntropySink {
 
     /// `encode_one_block` with libjpeg-turbo's shortcut: a bit mask of the non-zero AC
     /// coefficients in zigzag order, walked by its set bits, so runs of zeros cost nothing; each
-    /// code and its appended bits go out in one write. The mask is built a block row at a time
-    /// (a row of zeros is one test), each non-zero coefficient setting its zigzag bit.
+    /// code and its appended bits go out in one write. The mask is made without a branch per
+    /// coefficient: per row of the block an 8-bit mask of its non-zero entries
+    /// (``JPEGZigzag/rowMask(_:)``), which a table turns into their zigzag bits.
     @inline(__always)
     mutating func sequentialBlock(_ block: UnsafePointer<Int16>, difference: Int32, dcSlot: Int, acSlot: Int,
                                   zigzag: UnsafePointer<UInt8>) {
+        let raw = UnsafeRawPointer(block), rowBits = self.rowBits, categories = self.categories
         var mask: UInt64 = 0
-        let raw = UnsafeRawPointer(block), position = JPEGZigzag.position
         for row in 0..<8 {
-            let offset = row &* 16
-            if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                | raw.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self) == 0 { continue }
-            for column in 0..<8 where block[row &* 8 &+ column] != 0 {
-                mask |= 1 &<< UInt64(position[row &* 8 &+ column])
-            }
+            let v = raw.loadUnaligned(fromByteOffset: row &* 16, as: SIMD8<Int16>.self)
+            mask |= rowBits[row &* 256 &+ JPEGZigzag.rowMask(v)]
         }
         mask &= ~1
-        let codes = self.codes
-        codes.withUnsafeBufferPointer { c in
-            guard let base = c.baseAddress else { return }
-            let dc = base + dcSlot &* 256, ac = base + acSlot &* 256
-            let dcBits = JPEGSequentialEncoder.category(difference)
-            Self.put(&writer, dc[dcBits], extra: UInt32(bitPattern: difference < 0 ? difference &- 1 : difference), dcBits)
-            var last = 0
-            while mask != 0 {
-                let k = mask.trailingZeroBitCount
-                var run = k &- last &- 1
-                while run > 15 {
-                    Self.put(&writer, ac[0xF0], extra: 0, 0)
-                    run &-= 16
-                }
-                let value = Int32(block[Int(zigzag[k])])
-                let bits = JPEGSequentialEncoder.category(value)
-                Self.put(&writer, ac[run &<< 4 | bits], extra: UInt32(bitPattern: value < 0 ? value &- 1 : value), bits)
-                last = k
-                mask &= mask &- 1
+        let base = codes.pointer
+        let dc = base + dcSlot &* 256, ac = base + acSlot &* 256
+        let dcBits = JPEGSequentialEncoder.category(difference, categories)
+        Self.put(&writer, dc[dcBits], extra: UInt32(bitPattern: difference < 0 ? difference &- 1 : difference), dcBits)
+        var last = 0
+        while mask != 0 {
+            let k = mask.trailingZeroBitCount
+            var run = k &- last &- 1
+            while run > 15 {
+                Self.put(&writer, ac[0xF0], extra: 0, 0)
+                run &-= 16
             }
-            if last != 63 { Self.put(&writer, ac[0], extra: 0, 0) }
+            let value = Int32(block[Int(zigzag[k])])
+            let bits = JPEGSequentialEncoder.category(value, categories)
+            Self.put(&writer, ac[run &<< 4 | bits], extra: UInt32(bitPattern: value < 0 ? value &- 1 : value), bits)
+            last = k
+            mask &= mask &- 1
         }
+        if last != 63 { Self.put(&writer, ac[0], extra: 0, 0) }
     }
 
     /// A packed code (``JPEGHuffmanCodes``) followed by the low `length` bits of `extra`.
@@ -119,4 +116,17 @@ struct JPEGSymbolCounter: JPEGEntropySink {
 
     mutating func bits(_ value: UInt32, _ length: Int) {}
     mutating func restart(_ number: Int) {}
+}
+
+/// A writer's packed codes (8 slots of 256) in memory of its own, read through a pointer in
+/// the inner loop.
+final class JPEGCodeTable {
+    let pointer: UnsafeMutablePointer<UInt32>
+
+    init() {
+        pointer = .allocate(capacity: 8 * 256)
+        pointer.initialize(repeating: 0, count: 8 * 256)
+    }
+
+    deinit { pointer.deallocate() }
 }

@@ -5,7 +5,7 @@ import CodecCore
 /// gives them, the file written to the sink as it is made. Options map to cjpeg's: quality × 100
 /// (clamped to 1…100 as libjpeg does), `chromaSubsampling` is `-sample`, `grayscale`,
 /// `optimizeCoding`, `progressive`, `restartInterval`. EXIF (with the orientation, as
-/// ``ImageMetadata/exifToWrite``) goes in APP1, an ICC profile in APP2 chunks.
+/// ``ImageMetadata/exifToWrite``) goes in APP1, XMP in a second APP1, an ICC profile in APP2 chunks.
 ///
 /// With ``EncodingOptions/maxFileSize`` the DCT output is kept and the file is the one at the
 /// highest quality that fits (``JPEGEncoder/finish(fitting:)``): only quantization and entropy
@@ -56,7 +56,7 @@ public struct JPEGImageEncoder: ImageEncoding {
         guard encoder == nil else { throw .invalidRequest("begin was called twice") }
         let bg = options.backgroundColor
         let metadata = JPEGEncoderMetadata(exif: canvas.metadata.exifToWrite, icc: canvas.metadata.iccProfile,
-                                           background: (bg.r, bg.g, bg.b))
+                                           xmp: canvas.metadata.xmp, background: (bg.r, bg.g, bg.b))
         do {
             encoder = try JPEGEncoder(width: canvas.width, height: canvas.height, components: 4,
                                       settings: Self.settings(options), metadata: metadata,

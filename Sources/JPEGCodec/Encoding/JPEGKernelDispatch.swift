@@ -27,7 +27,7 @@ extension JPEGDownsampling {
 
 extension JPEGForwardDCT {
     @inline(__always)
-    static func transformBlock(_ samples: UnsafePointer<UInt8>, stride: Int, _ out: UnsafeMutablePointer<Int32>) {
-        transformSIMD(samples, stride: stride, out)
+    static func transformBlock(_ samples: UnsafePointer<UInt8>, stride: Int) -> Block {
+        transformSIMD(samples, stride: stride)
     }
 }

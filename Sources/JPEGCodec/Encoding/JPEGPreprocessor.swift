@@ -51,13 +51,15 @@ struct JPEGPreprocessor {
     /// Converts one input row (width × inputStride bytes) into the buffers.
     mutating func add(row: UnsafePointer<UInt8>) {
         let width = layout.width, at = rows, count = layout.components.count
-        if inputStride == 4 { flattenAlpha(row) }
-        let stride = inputStride == 4 ? 3 : inputStride
+        // An opaque RGBA row is read as it is (stride 4); flattening would leave it unchanged.
+        let flattens = inputStride == 4 && !Self.isOpaque(row, count: width)
+        if flattens { flattenAlpha(row) }
+        let stride = flattens ? 3 : inputStride
         let starts = (0..<count).map { inputStart[$0] + at * inputWidth[$0] }
         flattened.withUnsafeBufferPointer { flat in
             buffer.withUnsafeMutableBufferPointer { b in
                 guard let base = b.baseAddress else { return }
-                let source = inputStride == 4 ? (flat.baseAddress ?? row) : row
+                let source = flattens ? (flat.baseAddress ?? row) : row
                 if count == 3 {
                     JPEGColorEncoding.yccRow(source, stride: stride, count: width, base + starts[0], base + starts[1], base + starts[2])
                 } else if stride == 1 {
@@ -72,6 +74,14 @@ struct JPEGPreprocessor {
             }
         }
         rows += 1
+    }
+
+    /// Whether every alpha of `count` RGBA pixels is 255 (an AND over the pixels as 32-bit words).
+    static func isOpaque(_ rgba: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let raw = UnsafeRawPointer(rgba)
+        var all: UInt32 = 0xFFFF_FFFF
+        for x in 0..<count { all &= raw.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self) }
+        return UInt32(littleEndian: all) &>> 24 == 0xFF
     }
 
     private mutating func flattenAlpha(_ row: UnsafePointer<UInt8>) {

@@ -36,6 +36,16 @@ struct JPEGSequentialEncoder {
         return 32 &- magnitude.leadingZeroBitCount
     }
 
+    /// The same, from `table` (``JPEGZigzag/categories``) for the magnitudes of 8-bit data, as
+    /// libjpeg-turbo's `jpeg_nbits_table`: a bit scan is several micro-ops on x86-64 without
+    /// LZCNT.
+    @inline(__always)
+    static func category(_ value: Int32, _ table: UnsafePointer<UInt8>) -> Int {
+        let magnitude = UInt32(bitPattern: value < 0 ? 0 &- value : value)
+        if magnitude < 2048 { return Int(table[Int(magnitude)]) }
+        return 32 &- magnitude.leadingZeroBitCount
+    }
+
     /// libjpeg's `encode_one_block` (and, with a counting sink, `htest_one_block`).
     @inline(__always)
     static func encodeBlock<Sink: JPEGEntropySink>(_ block: UnsafePointer<Int16>, difference: Int32, dcSlot: Int, acSlot: Int,
@@ -78,4 +88,36 @@ enum JPEGZigzag {
         for k in 0..<64 { p[zigzagToNatural[k]] = UInt8(k) }
         return UnsafePointer(p)
     }()
+
+    /// `categories[m]`: the number of bits of m, for m < 2048.
+    nonisolated(unsafe) static let categories: UnsafePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 2048)
+        for m in 0..<2048 { p[m] = UInt8(32 - UInt32(m).leadingZeroBitCount) }
+        return UnsafePointer(p)
+    }()
+
+    /// `rowBits[row · 256 + m]`: the zigzag bits (bit k for zigzag index k) of the columns set in
+    /// the 8-bit mask m of block row `row`.
+    nonisolated(unsafe) static let rowBits: UnsafePointer<UInt64> = {
+        let p = UnsafeMutablePointer<UInt64>.allocate(capacity: 8 * 256)
+        for row in 0..<8 {
+            for m in 0..<256 {
+                var bits: UInt64 = 0
+                for column in 0..<8 where m >> column & 1 == 1 { bits |= 1 << UInt64(position[row * 8 + column]) }
+                p[row * 256 + m] = bits
+            }
+        }
+        return UnsafePointer(p)
+    }()
+
+    /// Bit i set when lane i of `v` is not zero: each lane becomes 0 or 1 in a byte (the sign of
+    /// v | −v), and one multiply gathers the eight bytes' low bits into the top byte.
+    @inline(__always)
+    static func rowMask(_ v: SIMD8<Int16>) -> Int {
+        let nonZero = ((v | (0 &- v)) &>> 15) & 1
+        var bytes = SIMD8<UInt8>()
+        for i in 0..<8 { bytes[i] = UInt8(truncatingIfNeeded: nonZero[i]) }
+        let word = UInt64(littleEndian: unsafeBitCast(bytes, to: UInt64.self))
+        return Int(truncatingIfNeeded: (word &* 0x0102_0408_1020_4080) &>> 56)
+    }
 }

@@ -85,6 +85,11 @@ public enum JPEGTranscoder {
                               dcSlot: JPEGHuffmanFrequencies.slot(isAC: false, index: frame.huffmanTables[c]),
                               acSlot: JPEGHuffmanFrequencies.slot(isAC: true, index: frame.huffmanTables[c]))
         }
+        // jcmaster's `per_scan_setup`: an interleaved scan's MCU holds at most 10 blocks
+        // (JERR_BAD_MCU_SIZE); a source read through non-interleaved scans can ask for more.
+        guard components.count == 1 || components.reduce(0, { $0 + $1.h * $1.v }) <= 10 else {
+            throw .invalidData("JPEG sampling factors are too large for an interleaved scan")
+        }
         let walker = JPEGScanWalker(components: components, frameMCUsPerRow: frame.mcusPerRow, restart: nil)
         let sequential = !frame.progressive
         var used: [Int] = []

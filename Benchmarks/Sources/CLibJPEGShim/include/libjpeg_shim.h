@@ -30,7 +30,14 @@ const char *jpegshim_version(void);
 int jpegshim_encode(const void *pixels, uint32_t width, uint32_t height, int components, int quality,
                     int h, int v, int optimize, int progressive, unsigned char **out, unsigned long *out_size);
 
-/// Frees a file from `jpegshim_encode`.
+/// Lossless transcoding as jpegtran does it without a transform and with `-copy none`:
+/// `jpeg_read_coefficients`, `jpeg_copy_critical_parameters`, `jpeg_simple_progression` when
+/// `progressive`, `optimize_coding` when `optimize`, `jpeg_write_coefficients`. Returns 0 and a
+/// malloc'd file in `*out` (free with `jpegshim_free`), or -1.
+int jpegshim_transcode(const void *data, size_t size, int optimize, int progressive,
+                       unsigned char **out, unsigned long *out_size);
+
+/// Frees a file from `jpegshim_encode` or `jpegshim_transcode`.
 void jpegshim_free(void *p);
 
 #endif
