@@ -58,17 +58,7 @@ struct VP8LWindowTests {
     func thumbnailEqualsShrunkFullDecode(_ path: String) throws {
         let bytes = try WebPSourceCheck.fixture(path)
         let full = try ImageSource(bytes: bytes).image(at: 0).rgba8Raster()
-        for maxPixelSize in [300] {
-            let size = StreamingResampler.fittedSize(width: full.width, height: full.height, maxPixelSize: maxPixelSize)
-            let expected = StreamingResampler.resample(full, toWidth: size.width, height: size.height)
-            let decoder = WebPDecoder(options: .init())
-            let input = InputBuffer(bytes, isFinal: true)
-            try decoder.advance(input)
-            let streamed = try #require(try decoder.streamingThumbnail(at: 0, width: size.width, height: size.height,
-                                                                       input: input))
-            #expect(streamed.pixels == expected.pixels, "\(path) at \(maxPixelSize)")
-            #expect(streamed.isComplete)
-        }
+        try WebPThumbnailTests.checkStreamedThumbnail(bytes, full: full, maxPixelSize: 300, path)
     }
 
     /// A thumbnail asked for after every small append resumes the same job; the rows it calls
