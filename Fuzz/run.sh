@@ -54,7 +54,7 @@ case "$format" in
   webp)
     product=FuzzWebP
     seed_dirs=("$corpus_root/webp" "$corpus_root/crashers/webp" "$root/Conformance/fixtures/webp"
-               "$root/Conformance/fixtures/webp-lossy")
+               "$root/Conformance/fixtures/webp-lossy" "$root/Conformance/fixtures/webp-window")
     seed_name='*.[wW][eE][bB][pP]'
     ;;
   encode)

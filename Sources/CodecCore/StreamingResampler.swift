@@ -18,8 +18,9 @@ public struct StreamingResampler: Sendable {
     /// Input columns and rows that map into each output column and row.
     private let columnCounts: [Int]
     private let rowCounts: [Int]
-    /// Per output pixel: Σ r·a, Σ g·a, Σ b·a, Σ a.
-    private var sums: [UInt64]
+    /// Per output pixel: Σ r·a, Σ g·a, Σ b·a, Σ a; allocated with the first pixel given, so that
+    /// a decoder made early (before a lossy WebP's alpha plane is decoded) holds nothing yet.
+    private var sums: [UInt64] = []
     /// Input rows from the top that are final, as the caller declared.
     private var finalInputRows = 0
     /// The output rows that are final, each computed once, when it became final: rows
@@ -57,7 +58,6 @@ public struct StreamingResampler: Sendable {
         for y in 0..<inputHeight { rows[y * outputHeight / inputHeight] += 1 }
         columnCounts = columns
         rowCounts = rows
-        sums = [UInt64](repeating: 0, count: outputWidth * outputHeight * 4)
     }
 
     /// Output rows that are final: those whose input rows are all among the final ones.
@@ -80,6 +80,7 @@ public struct StreamingResampler: Sendable {
     /// `x + 2·step`…; the caller keeps them inside the input.
     public mutating func accumulate(_ pixels: UnsafePointer<UInt8>, count: Int, x: Int, step: Int = 1, y: Int) {
         let rowBase = (y * outputHeight / inputHeight) * outputWidth
+        if sums.isEmpty { sums = [UInt64](repeating: 0, count: outputWidth * outputHeight * 4) }
         sums.withUnsafeMutableBufferPointer { s in
             columnMap.withUnsafeBufferPointer { map in
                 var column = x
@@ -118,6 +119,7 @@ public struct StreamingResampler: Sendable {
     /// Writes the alpha-weighted means of output `rows` into `output` (RGBA8, the whole
     /// output); pixels nothing was given for are left as they are.
     private func normalize(rows: Range<Int>, into output: inout [UInt8]) {
+        guard !sums.isEmpty else { return }
         output.withUnsafeMutableBufferPointer { out in
             sums.withUnsafeBufferPointer { s in
                 for oy in rows {

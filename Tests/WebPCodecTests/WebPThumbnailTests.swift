@@ -7,6 +7,7 @@ import Testing
 
 /// Thumbnails of lossy stills are shrunk as the VP8 decoder's rows come out (with their alpha)
 /// and equal the full decode shrunk by the same resampler; the decoder holds a band of rows.
+/// (Lossless stills: `VP8LWindowTests`.)
 struct WebPThumbnailTests {
     static let fixtures = Corpus.files(in: Corpus.conformance.appendingPathComponent("fixtures/webp-lossy"),
                                        suffix: ".webp")
@@ -20,17 +21,22 @@ struct WebPThumbnailTests {
         let bytes = try Corpus.bytes(url)
         let full = try ImageSource(bytes: bytes).image(at: 0).rgba8Raster()
         for maxPixelSize in [1, 7, max(1, max(full.width, full.height) / 2)] {
-            let size = StreamingResampler.fittedSize(width: full.width, height: full.height, maxPixelSize: maxPixelSize)
-            let expected = StreamingResampler.resample(full, toWidth: size.width, height: size.height)
-            // Straight from a fresh decoder, so the streaming path is the one measured.
-            let decoder = WebPDecoder(options: .init())
-            let input = InputBuffer(bytes, isFinal: true)
-            try decoder.advance(input)
-            let streamed = try #require(try decoder.streamingThumbnail(at: 0, width: size.width, height: size.height,
-                                                                       input: input))
-            #expect(streamed.raster.pixels == expected.pixels, "\(url.lastPathComponent) at \(maxPixelSize)")
-            #expect(streamed.isComplete)
+            try Self.checkStreamedThumbnail(bytes, full: full, maxPixelSize: maxPixelSize, url.lastPathComponent)
         }
+    }
+
+    /// The thumbnail of `bytes` that fits `maxPixelSize`, streamed by a fresh decoder (so the
+    /// streaming path is the one measured), equals `full` shrunk by the same resampler.
+    static func checkStreamedThumbnail(_ bytes: [UInt8], full: Raster, maxPixelSize: Int, _ name: String) throws {
+        let size = StreamingResampler.fittedSize(width: full.width, height: full.height, maxPixelSize: maxPixelSize)
+        let expected = StreamingResampler.resample(full, toWidth: size.width, height: size.height)
+        let decoder = WebPDecoder(options: .init())
+        let input = InputBuffer(bytes, isFinal: true)
+        try decoder.advance(input)
+        let streamed = try #require(try decoder.streamingThumbnail(at: 0, width: size.width, height: size.height,
+                                                                   input: input))
+        #expect(streamed.raster.pixels == expected.pixels, "\(name) at \(maxPixelSize)")
+        #expect(streamed.isComplete)
     }
 
     /// A thumbnail of a file still arriving shows the rows decoded so far, and they are final.

@@ -102,9 +102,10 @@ package struct WebPFormat: FrameFormat {
     }
 
 
-    /// Lossy stills shrink as their rows come out of the VP8 decoder (which holds a band of
-    /// rows, never the planes or the full-size RGBA); lossless images are decoded whole.
-    package var shrinksWhileDecoding: Bool { !container.isAnimated && container.frames.first?.bitstream.kind == .lossy }
+    /// Stills shrink as their rows come out: of the VP8 decoder (which holds a band of rows,
+    /// never the planes or the full-size RGBA) or of the VP8L decoder (which holds a window of
+    /// the coded image and a batch of rows).
+    package var shrinksWhileDecoding: Bool { !container.isAnimated && !container.frames.isEmpty }
 
     package func makeJob(for purpose: FrameJobPurpose, input: InputBuffer, limits: Limits) throws(DecodingError) -> Job? {
         let frames = container.frames
@@ -117,8 +118,8 @@ package struct WebPFormat: FrameFormat {
             return WebPJob(image: WebPImageJob(bitstream, end: bitstream.dataEnd), limits: limits)
         case .thumbnail(let width, let height):
             guard let bitstream = frames.first?.bitstream else { return nil }
-            let job = WebPLossyJob(bitstream: bitstream, end: nil, output: .thumbnail(width: width, height: height))
-            return WebPJob(image: .lossy(job), limits: limits)
+            let job = WebPImageJob(bitstream, end: nil, output: .thumbnail(width: width, height: height))
+            return WebPJob(image: job, limits: limits)
         }
     }
 
@@ -135,7 +136,8 @@ package struct WebPFormat: FrameFormat {
         } catch where error.kind == .truncated && input.isFinal && cut {
             // What was decoded is the answer.
         }
-        if purpose == .still && !input.isFinal && bitstream.payload.upperBound <= input.count {
+        let isFrame = if case .frame = purpose { true } else { false }
+        if !isFrame && !input.isFinal && bitstream.payload.upperBound <= input.count {
             job.finishEarly(input)
         }
     }
@@ -143,16 +145,10 @@ package struct WebPFormat: FrameFormat {
     package func isFinished(_ job: Job) -> Bool { job.image.isFinished }
 
     package func finalRowCount(_ job: Job) -> Int {
-        guard case .lossy(let lossy) = job.image, let shrunk = lossy.decoder?.thumbnail else { return job.image.finalRowCount }
-        return shrunk.finishedOutputRows
+        job.image.thumbnail?.finishedOutputRows ?? job.image.finalRowCount
     }
 
-    package func raster(_ job: Job) -> Raster? {
-        guard case .lossy(let lossy) = job.image, let decoder = lossy.decoder, decoder.thumbnail != nil else {
-            return job.image.raster()
-        }
-        return decoder.thumbnail?.raster
-    }
+    package func raster(_ job: Job) -> Raster? { job.image.thumbnail?.raster ?? job.image.raster() }
 
     package func heldBytes(_ job: Job) -> Int { job.image.heldBytes }
 }

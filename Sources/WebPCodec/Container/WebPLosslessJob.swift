@@ -11,12 +11,15 @@ struct WebPLosslessJob {
     let start: Int
     /// The payload's end for a frame; nil for a still image (the end of the input).
     let end: Int?
+    /// A full image, or a thumbnail shrunk as the rows come out.
+    let output: VP8Decoder.Output
     private var run: WebPByteRun
     private(set) var decoder: VP8LDecoder?
 
-    init(start: Int, end: Int?) {
+    init(start: Int, end: Int?, output: VP8Decoder.Output = .image) {
         self.start = start
         self.end = end
+        self.output = output
         run = WebPByteRun(start: start)
     }
 
@@ -41,10 +44,11 @@ struct WebPLosslessJob {
         defer { self.decoder = decoder }
         var attempt = run.lastStart
         defer { run.lastStart = attempt }
+        let output = self.output
         let decode = { (bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) in
             if decoder == nil {
                 attempt = bytes.count
-                decoder = try VP8LDecoder.start(bytes, isFinal: isFinal, limits: limits)
+                decoder = try VP8LDecoder.start(bytes, isFinal: isFinal, limits: limits, output: output)
                 if decoder == nil { return }
             }
             try decoder?.decode(bytes, isFinal: isFinal)

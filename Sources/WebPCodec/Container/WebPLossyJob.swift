@@ -79,11 +79,21 @@ enum WebPImageJob {
     /// copied on write).
     case moving
 
-    /// A job for `bitstream`, whose bytes end at `end` (a frame) or with the input (a still).
-    init(_ bitstream: WebPBitstream, end: Int?) {
+    /// A job for `bitstream`, whose bytes end at `end` (a frame) or with the input (a still),
+    /// making `output`.
+    init(_ bitstream: WebPBitstream, end: Int?, output: VP8Decoder.Output = .image) {
         switch bitstream.kind {
-        case .lossless: self = .lossless(WebPLosslessJob(start: bitstream.payload.lowerBound, end: end))
-        case .lossy: self = .lossy(WebPLossyJob(bitstream: bitstream, end: end))
+        case .lossless: self = .lossless(WebPLosslessJob(start: bitstream.payload.lowerBound, end: end, output: output))
+        case .lossy: self = .lossy(WebPLossyJob(bitstream: bitstream, end: end, output: output))
+        }
+    }
+
+    /// A thumbnail job's resampler, once the decoder has started.
+    var thumbnail: StreamingResampler? {
+        switch self {
+        case .lossless(let job): job.decoder?.thumbnail
+        case .lossy(let job): job.decoder?.thumbnail
+        case .moving: nil
         }
     }
 
@@ -104,10 +114,10 @@ enum WebPImageJob {
     }
 
     /// Bytes held in buffers that grow with the image: the RGBA image (or a thumbnail's
-    /// resampler) and the alpha plane.
+    /// resampler), the alpha plane, and VP8L's window of the coded image.
     var heldBytes: Int {
         switch self {
-        case .lossless(let job): return job.decoder.map { $0.width * $0.height * 4 } ?? 0
+        case .lossless(let job): return job.decoder?.heldBytes ?? 0
         case .lossy(let job):
             guard let decoder = job.decoder else { return 0 }
             return (decoder.thumbnail?.heldBytes ?? decoder.width * decoder.height * 4) + (decoder.alpha?.count ?? 0)

@@ -42,49 +42,56 @@ extension VP8LDecoder {
     }
 
     /// Decodes the main image's pixels until every pixel before `end` (scan order in the coded
-    /// image, `codedWidth` wide) is decoded; `end` is at most the coded image's size.
+    /// image, `codedWidth` wide) is decoded, the window sliding first if it must; `end` is at
+    /// most the coded image's size.
     mutating func decodePixels(until end: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
-        try coded.withUnsafeMutableBufferPointer { (p) throws(DecodingError) in
-            guard let base = p.baseAddress, end <= p.count else { return }
-            try image.decode(into: base, untilPixel: end, &reader, bytes)
+        let end = min(end, codedWidth * height)
+        while image.position < end {
+            let stop = coded.makeRoom(from: image.position, upTo: end)
+            let origin = coded.origin
+            try coded.withUnsafeMutablePixels { (base) throws(DecodingError) in
+                try image.decode(into: base, origin: origin, untilPixel: stop, &reader, bytes)
+            }
         }
     }
 
     /// Applies the inverse transforms, last read first, to the decoded `rows` (the rows above
-    /// are final), at most ``rowsPerBatch`` at a time, and writes them to the RGBA8 output.
+    /// are final), at most ``rowsPerBatch`` at a time, and hands them to the output.
     mutating func applyTransforms(rows: Range<Int>) {
         var y = rows.lowerBound
         while y < rows.upperBound {
             let end = min(rows.upperBound, y + Self.rowsPerBatch)
-            applyTransformsToBatch(y..<end)
+            let result = applyTransformsToBatch(y..<end)
+            emit(rows: y..<end, scratchOffset: result)
             y = end
         }
     }
 
-    /// One batch: its coded rows are copied into the first scratch area (below a spare row),
-    /// transformed there (colour indexing with bundling expands them into the second area), and
-    /// converted to RGBA8 (green bytes with ``outputsGreen``). A predictor predicts the batch's
-    /// first row from the spare row above it, which holds its own output of the previous batch's
-    /// last row (`predictorRow`).
-    private mutating func applyTransformsToBatch(_ rows: Range<Int>) {
+    /// One batch: its coded rows are copied into the first scratch area (below a spare row) and
+    /// transformed there (colour indexing with bundling expands them into the second area);
+    /// returns where in ``scratch`` the final rows start. A predictor predicts the batch's first
+    /// row from the spare row above it, which holds its own output of the previous batch's last
+    /// row (`predictorRow`).
+    private mutating func applyTransformsToBatch(_ rows: Range<Int>) -> Int {
         let width = header.width, codedWidth = self.codedWidth
         let areaSize = (Self.rowsPerBatch + 1) * width
         let transforms = self.transforms
         var predictorRow = self.predictorRow
-        coded.withUnsafeBufferPointer { codedBuffer in
+        var resultOffset = codedWidth
+        let first = rows.lowerBound * codedWidth - coded.origin
+        coded.pixels.withUnsafeBufferPointer { codedBuffer in
         scratch.withUnsafeMutableBufferPointer { scratchBuffer in
-        output.withUnsafeMutableBufferPointer { outputBuffer in
-            guard let codedBase = codedBuffer.baseAddress, let scratchBase = scratchBuffer.baseAddress,
-                  let out = outputBuffer.baseAddress else { return }
+            guard let codedBase = codedBuffer.baseAddress, let scratchBase = scratchBuffer.baseAddress else { return }
             var current = scratchBase + codedWidth          // the batch's first row, area 1
             var currentWidth = codedWidth
-            current.update(from: codedBase + rows.lowerBound * codedWidth, count: rows.count * codedWidth)
+            current.update(from: codedBase + first, count: rows.count * codedWidth)
             for transform in transforms.reversed() {
                 if transform.inputWidth != transform.width {
                     let target = scratchBase + areaSize + width
                     transform.applyInverse(rows: rows, input: current, output: target)
                     current = target
                     currentWidth = width
+                    resultOffset = areaSize + width
                     continue
                 }
                 if transform.kind == .predictor {
@@ -99,25 +106,9 @@ extension VP8LDecoder {
                     transform.applyInverse(rows: rows, input: current, output: current)
                 }
             }
-            if outputsGreen {
-                let target = out + rows.lowerBound * width
-                for i in 0..<(rows.count * width) { target[i] = UInt8(truncatingIfNeeded: current[i] &>> 8) }
-                return
-            }
-            // ARGB in a UInt32 to R, G, B, A bytes: swap the red and blue bytes.
-            let words = UnsafeMutableRawPointer(out + rows.lowerBound * width * 4)
-            for i in 0..<(rows.count * width) {
-                let p = current[i]
-                let rgba = (p & 0xFF00_FF00) | (p &>> 16 & 0xFF) | (p & 0xFF) &<< 16
-                words.storeBytes(of: rgba.littleEndian, toByteOffset: 4 &* i, as: UInt32.self)
-            }
-        }
         }
         }
         self.predictorRow = predictorRow
+        return resultOffset
     }
-
-    /// The image as RGBA8 (straight alpha): rows before ``finalRowCount`` decoded, the rest
-    /// transparent black.
-    public func rgba() -> [UInt8] { output }
 }

@@ -8,6 +8,11 @@ import CodecCore
 /// ``decode(_:isFinal:)`` decodes batches of rows as far as the input goes, checkpointing the
 /// small part of the state (image decoder and reader) before each batch and restoring it when
 /// the input runs out while more may come (VP8LDecoder+Incremental.swift).
+///
+/// The coded image is held in a sliding window (``VP8LCodedWindow``), not whole: LZ77 copies
+/// reach back at most ``VP8LCodedWindow/maxDistance`` pixels. Each batch's rows go, once their
+/// inverse transforms are done, to the output: the RGBA8 image, a ``StreamingResampler`` for a
+/// thumbnail, or, for an ALPH stream, the green plane.
 public struct VP8LDecoder: Sendable {
     public let header: VP8LHeader
     /// In reading order; inverted last to first.
@@ -16,16 +21,20 @@ public struct VP8LDecoder: Sendable {
     let codedWidth: Int
     var image: VP8LImageDecoder
     var reader: LSBBitReader
-    /// The coded main image, `codedWidth × height` ARGB, decoded in scan order. It keeps the
-    /// values as coded (LZ77 copies read them); the inverse transforms work on copies of its
-    /// rows in `scratch`.
-    var coded: [UInt32] = []
+    /// The coded main image's recent pixels, ARGB as coded (LZ77 copies read them), in scan
+    /// order; the inverse transforms work on copies of its rows in `scratch`.
+    var coded = VP8LCodedWindow()
     /// Two batches of rows (plus the row above each) for the inverse transforms: the first
     /// `codedWidth` wide and, with pixel bundling, the second `width` wide.
     var scratch: [UInt32] = []
     /// The output, RGBA8 with straight alpha, `width × height`; rows past ``finalRowCount``
     /// are transparent black. With ``outputsGreen``, one byte a pixel: the green channel.
+    /// Empty for a thumbnail.
     var output: [UInt8] = []
+    /// The thumbnail (``VP8Decoder/Output/thumbnail(width:height:)``) and the RGBA8 row it
+    /// takes rows through.
+    public internal(set) var thumbnail: StreamingResampler?
+    var rowScratch: [UInt8] = []
     /// An ALPH stream's output: its green channel only (RFC 9649 2.7.1.2), not RGBA8.
     let outputsGreen: Bool
 
@@ -46,24 +55,33 @@ public struct VP8LDecoder: Sendable {
 
     /// Reads everything before the main image's pixels from `bytes` (the VP8L chunk's payload),
     /// checks the size against `limits` and allocates the buffers.
-    public init(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits) throws(DecodingError) {
-        try self.init(bytes, header: VP8LHeader(bytes), imageStreamAt: VP8LHeader.size, limits: limits)
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits, output: VP8Decoder.Output = .image)
+        throws(DecodingError) {
+        try self.init(bytes, header: VP8LHeader(bytes), imageStreamAt: VP8LHeader.size, limits: limits,
+                      output: output)
     }
 
     /// Reads everything before the main image's pixels of an image stream (RFC 9649 5.2: the
     /// transforms, colour cache and prefix codes) that starts at byte `start` of `bytes`, for an
     /// image of `header`'s size: the VP8L chunk's payload after its header, or an ALPH chunk's
     /// compressed data, which has no header of its own (RFC 9649 2.7.1.2); for ALPH, the output
-    /// is the green channel only (`outputsGreen`).
+    /// is the green channel only (`outputsGreen`, and `destination` is not used).
     init(_ bytes: UnsafeBufferPointer<UInt8>, header: VP8LHeader, imageStreamAt start: Int,
-         limits: Limits, outputsGreen: Bool = false) throws(DecodingError) {
+         limits: Limits, outputsGreen: Bool = false, output destination: VP8Decoder.Output = .image)
+        throws(DecodingError) {
         self.header = header
         self.outputsGreen = outputsGreen
         let pixelBytes = try limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
-        let outputBytes = outputsGreen ? pixelBytes / 4 : pixelBytes
+        var outputBytes = outputsGreen ? pixelBytes / 4 : pixelBytes
         var budget = VP8LBudget(remaining: limits.maxBytesHeld)
-        // The coded ARGB image (at most as wide as the output) and the output.
-        try budget.take(pixelBytes)
+        if !outputsGreen, case .thumbnail(let width, let height) = destination {
+            outputBytes = try limits.checkedRasterBytes(width: width, height: height,
+                                                        bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
+            thumbnail = StreamingResampler(inputWidth: header.width, inputHeight: header.height,
+                                           outputWidth: width, outputHeight: height)
+        }
+        // The coded image's window (at most the output's width) and the output.
+        try budget.take(VP8LCodedWindow.capacity(pixels: header.width * header.height) * 4)
         try budget.take(outputBytes)
         reader = LSBBitReader(position: start)
         var width = header.width
@@ -86,24 +104,30 @@ public struct VP8LDecoder: Sendable {
         try budget.take(scratchCount * 4)
         // The 8-bit alpha path keeps its colour indices and output itself (VP8LDecoder+Alpha.swift).
         if outputsGreen && usesEightBitAlphaPath { return }
-        coded = [UInt32](repeating: 0, count: width * header.height)
+        coded = VP8LCodedWindow(imagePixels: width * header.height)
         scratch = [UInt32](repeating: 0, count: scratchCount)
-        output = [UInt8](repeating: 0, count: outputBytes)
+        if thumbnail == nil {
+            output = [UInt8](repeating: 0, count: outputBytes)
+        } else {
+            rowScratch = [UInt8](repeating: 0, count: header.width * 4)
+        }
     }
 
     /// Reads the header, transforms and prefix codes from `bytes` if they are all there: nil
     /// when the input ran out (or zeros were loaded past its end) while more may come. The
     /// caller retries with more bytes; to keep the total work linear it should wait until the
     /// input has grown by a good part (for example doubled) since the last attempt.
-    public static func start(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, limits: Limits)
-        throws(DecodingError) -> VP8LDecoder? {
+    public static func start(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, limits: Limits,
+                             output: VP8Decoder.Output = .image) throws(DecodingError) -> VP8LDecoder? {
         if isFinal && bytes.count < 8 {
             // libwebp's reader starts with an 8-byte window: a shorter stream reads as zero-padded.
             guard bytes.count >= VP8LHeader.size else { throw .truncated("VP8L header is shorter than 5 bytes") }
-            return try padded(bytes).withUnsafeBufferPointer { (p) throws(DecodingError) in try VP8LDecoder(p, limits: limits) }
+            return try padded(bytes).withUnsafeBufferPointer { (p) throws(DecodingError) in
+                try VP8LDecoder(p, limits: limits, output: output)
+            }
         }
         do {
-            let decoder = try VP8LDecoder(bytes, limits: limits)
+            let decoder = try VP8LDecoder(bytes, limits: limits, output: output)
             if !isFinal && decoder.reader.zeroBitsRead > 0 { return nil }
             return decoder
         } catch where error.kind == .truncated && !isFinal {

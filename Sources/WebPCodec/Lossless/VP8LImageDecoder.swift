@@ -36,20 +36,22 @@ struct VP8LImageDecoder {
         var decoder = VP8LImageDecoder(width: width, height: height, coding: coding)
         try pixels.withUnsafeMutableBufferPointer { (p) throws(DecodingError) in
             guard let base = p.baseAddress else { return }
-            try decoder.decode(into: base, untilPixel: width * height, &reader, buffer)
+            try decoder.decode(into: base, origin: 0, untilPixel: width * height, &reader, buffer)
         }
         return pixels
     }
 
-    /// Decodes pixels into `pixels` (`width × height` entries) until every pixel before `end`
-    /// (scan order; a row's end, except for ALPH's last row) is decoded; a backward reference
-    /// may fill pixels past it. Throws `truncated`
+    /// Decodes pixels into `pixels`, which holds the image's pixels from position `origin` on
+    /// (the whole image when it is 0; else a ``VP8LCodedWindow`` with room for a backward
+    /// reference that starts before `end`), until every pixel before `end` (scan order; a
+    /// row's end, except for ALPH's last row) is decoded; a backward reference may fill pixels
+    /// past it. Throws `truncated`
     /// when the bits ran out (zeros past the end were used), `invalidData` for a reference
     /// outside the image.
     ///
     /// The documented hot loop: the reader and position live in locals, tables are read
     /// through pointers, and nothing is allocated.
-    mutating func decode(into pixels: UnsafeMutablePointer<UInt32>, untilPixel: Int, _ reader: inout LSBBitReader,
+    mutating func decode(into pixels: UnsafeMutablePointer<UInt32>, origin: Int, untilPixel: Int, _ reader: inout LSBBitReader,
                          _ buffer: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
         let width = self.width
         let total = width * height
@@ -90,7 +92,7 @@ struct VP8LImageDecoder {
             @inline(__always) func insertCached(upTo pos: Int) {
                 guard let colors else { return }
                 while lastCached < pos {
-                    let argb = pixels[lastCached]
+                    let argb = pixels[lastCached &- origin]
                     colors[VP8LColorCache.index(of: argb, shift: cacheShift)] = argb
                     lastCached &+= 1
                 }
@@ -104,13 +106,13 @@ struct VP8LImageDecoder {
                 if code < VP8LPrefixCodeGroup.literalCount || code >= greenLimit {
                     if code < VP8LPrefixCodeGroup.literalCount {
                         if group.isTrivialLiteral {
-                            pixels[pos] = group.literalARB | UInt32(truncatingIfNeeded: code) &<< 8
+                            pixels[pos &- origin] = group.literalARB | UInt32(truncatingIfNeeded: code) &<< 8
                         } else {
                             let red = VP8LPrefixCode.readSymbol(tables + group.red, &br)
                             br.refill(buffer)
                             let blue = VP8LPrefixCode.readSymbol(tables + group.blue, &br)
                             let alpha = VP8LPrefixCode.readSymbol(tables + group.alpha, &br)
-                            pixels[pos] = UInt32(truncatingIfNeeded: alpha << 24 | red << 16 | code << 8 | blue)
+                            pixels[pos &- origin] = UInt32(truncatingIfNeeded: alpha << 24 | red << 16 | code << 8 | blue)
                         }
                     } else {
                         // RFC 9649 5.2.2: a colour cache index.
@@ -118,7 +120,7 @@ struct VP8LImageDecoder {
                             throw .invalidData("VP8L color cache code without a cache")
                         }
                         insertCached(upTo: pos)
-                        pixels[pos] = colors[code - greenLimit]
+                        pixels[pos &- origin] = colors[code - greenLimit]
                     }
                     pos &+= 1
                     col &+= 1
@@ -138,10 +140,11 @@ struct VP8LImageDecoder {
                     if br.isOverrun {
                         throw .truncated("VP8L bitstream ends before the image")
                     }
-                    guard distance <= pos, length <= total - pos else {
+                    // The window holds every pixel a distance can reach (VP8LCodedWindow).
+                    guard distance <= pos &- origin, length <= total - pos else {
                         throw .invalidData("VP8L backward reference is outside the image")
                     }
-                    let target = pixels + pos
+                    let target = pixels + (pos &- origin)
                     if distance >= length {
                         target.update(from: target - distance, count: length)
                     } else {
