@@ -1,24 +1,24 @@
 /// A frame's rectangle on the canvas, for a decoder that draws its rows straight into it.
 ///
 /// Valid only during the call that hands it over.
-public struct CanvasRegion {
+package struct CanvasRegion {
     /// The canvas's first pixel (RGBA8, straight alpha, rows of `canvasWidth` pixels).
-    public let canvas: UnsafeMutablePointer<UInt8>
-    public let canvasWidth: Int
+    package let canvas: UnsafeMutablePointer<UInt8>
+    package let canvasWidth: Int
     /// The frame's rectangle, clipped to the canvas.
-    public let rect: FrameRect
+    package let rect: FrameRect
     /// Whether the frame starts on this canvas now: a decoder that drew part of it on an
     /// earlier canvas must start over.
-    public let isNew: Bool
+    package let isNew: Bool
 
     /// The first pixel of the frame's row `y` (0 is the rectangle's top row).
-    public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+    package func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
         canvas + ((rect.y + y) * canvasWidth + rect.x) * 4
     }
 }
 
 /// How far a frame drawn straight into the canvas has got.
-public enum DrawnFrameState {
+package enum DrawnFrameState {
     /// Every pixel is drawn.
     case finished
     /// Still arriving: the canvas rows from the top that are final, and a touch-up for the copy
@@ -35,7 +35,7 @@ extension AnimationCanvas {
     ///
     /// Returns the canvas and its final rows — a frame still arriving shows as far as it goes,
     /// and stays half drawn on the canvas, to be resumed — or nil when `makeImage` is false.
-    public mutating func compose(through index: Int, frame: (Int) -> FrameProperties, makeImage: Bool,
+    package mutating func compose(through index: Int, frame: (Int) -> FrameProperties, makeImage: Bool,
                                  drawing draw: (Int, CanvasRegion) throws(DecodingError) -> DrawnFrameState)
         throws(DecodingError) -> (pixels: [UInt8], finalRows: Int)? {
         var next = prepare(toShow: index, frame: frame)

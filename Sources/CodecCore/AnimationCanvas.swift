@@ -6,15 +6,15 @@
 /// that is independent but whose disposal is `previous` starts only itself: the frames after it
 /// see the canvas from before it, which earlier frames drew. The canvas after the last frame
 /// drawn is kept, so showing frames in order costs one frame each.
-public struct AnimationCanvas: Sendable {
-    public let width: Int
-    public let height: Int
+package struct AnimationCanvas: Sendable {
+    package let width: Int
+    package let height: Int
     /// How the compositor blends partial alpha.
-    public let overRule: AnimationCompositor.OverRule
+    package let overRule: AnimationCompositor.OverRule
     /// The canvas with the frames drawn so far; nil until a frame has been planned.
-    public private(set) var compositor: AnimationCompositor?
+    package private(set) var compositor: AnimationCompositor?
     /// The last frame drawn.
-    public internal(set) var composedIndex = -1
+    package internal(set) var composedIndex = -1
     /// The frame drawing started from; the canvas shows frame ``composedIndex`` only when
     /// `composedIndex >= firstComposed`.
     private var firstComposed = 0
@@ -25,13 +25,13 @@ public struct AnimationCanvas: Sendable {
     private var startingPoints: [Int] = []
     /// Canvases allocated (and cleared) so far: one per restart of the composition, never one
     /// per frame or per append.
-    public private(set) var canvasAllocations = 0
+    package private(set) var canvasAllocations = 0
     /// The frame a decoder is drawing straight into the canvas, not finished yet
     /// (``compose(through:frame:makeImage:drawing:)``).
     var drawing: Int?
 
     /// A plan for a `width × height` canvas; the caller has checked the size against ``Limits``.
-    public init(width: Int, height: Int, overRule: AnimationCompositor.OverRule = .porterDuff) {
+    package init(width: Int, height: Int, overRule: AnimationCompositor.OverRule = .porterDuff) {
         self.width = width
         self.height = height
         self.overRule = overRule
@@ -43,7 +43,7 @@ public struct AnimationCanvas: Sendable {
     /// The canvas is kept when it can go on to frame `index`: it shows a frame at or after the
     /// starting point and not after `index`, or it is new from that starting point (a first frame
     /// still arriving), and no frame later than `index` is half drawn on it.
-    public mutating func prepare(toShow index: Int, frame: (Int) -> FrameProperties) -> Int {
+    package mutating func prepare(toShow index: Int, frame: (Int) -> FrameProperties) -> Int {
         let start = independent(index, frame) ? index : startingPoint(index, frame)
         let fromStart = composedIndex >= firstComposed ? composedIndex >= start - 1 : firstComposed == start
         if compositor != nil && composedIndex <= index && fromStart
@@ -63,12 +63,12 @@ public struct AnimationCanvas: Sendable {
     /// after the last frame composed on `canvas`, or the last of `frameCount` known. One frame
     /// at a time, so that a caller taking each frame as it completes finds it on the canvas and
     /// never makes the composition start over.
-    public static func immediateTarget(_ canvas: AnimationCanvas?, frameCount: Int) -> Int {
+    package static func immediateTarget(_ canvas: AnimationCanvas?, frameCount: Int) -> Int {
         min(frameCount - 1, (canvas?.composedIndex ?? -1) + 1)
     }
 
     /// Draws finished frame `index` (the one ``prepare(toShow:frame:)`` returned, or the next).
-    public mutating func draw(_ raster: Raster, frame index: Int, _ p: FrameProperties, blend: Blend) {
+    package mutating func draw(_ raster: Raster, frame index: Int, _ p: FrameProperties, blend: Blend) {
         modifyCompositor { $0.draw(raster, in: FrameRect(x: p.x, y: p.y, width: p.width, height: p.height), disposal: p.disposal, blend: blend) }
         composedIndex = index
     }
@@ -83,17 +83,17 @@ public struct AnimationCanvas: Sendable {
     }
 
     /// The canvas with an unfinished frame drawn on a copy, leaving the plan as it is.
-    public func preview(_ raster: Raster, _ p: FrameProperties, blend: Blend) -> [UInt8] {
+    package func preview(_ raster: Raster, _ p: FrameProperties, blend: Blend) -> [UInt8] {
         guard var canvas = compositor else { return [] }
         canvas.draw(raster, in: FrameRect(x: p.x, y: p.y, width: p.width, height: p.height), disposal: p.disposal, blend: blend)
         return canvas.canvas
     }
 
     /// Bytes the canvas holds once allocated, with the rectangle saved for a `previous` disposal.
-    public var heldBytes: Int { compositor?.heldBytes ?? width * height * 4 }
+    package var heldBytes: Int { compositor?.heldBytes ?? width * height * 4 }
 
     /// The composed pixels (RGBA8).
-    public var pixels: [UInt8] { compositor?.canvas ?? [] }
+    package var pixels: [UInt8] { compositor?.canvas ?? [] }
 
     private func independent(_ j: Int, _ frame: (Int) -> FrameProperties) -> Bool {
         j == 0 || AnimationCompositor.isIndependent(j, frame: frame(j), previous: frame(j - 1),
@@ -123,7 +123,7 @@ public struct AnimationCanvas: Sendable {
 }
 
 /// How far one frame's pixels have been decoded, as ``AnimationCanvas/compose`` needs to know.
-public enum FrameState {
+package enum FrameState {
     /// Every pixel is decoded: the frame-sized raster.
     case finished(Raster)
     /// Still arriving: a preview of the frame made on request (nil when nothing of it is decoded
@@ -136,7 +136,7 @@ extension AnimationCanvas {
     /// and its final rows — a frame still arriving is drawn, as far as it goes, on a copy — or
     /// nil when `makeImage` is false (the work is done and kept). `decode(j)` decodes frame j,
     /// resuming where it stopped.
-    public mutating func compose(through index: Int, frame: (Int) -> FrameProperties, makeImage: Bool,
+    package mutating func compose(through index: Int, frame: (Int) -> FrameProperties, makeImage: Bool,
                                  decode: (Int) throws(DecodingError) -> FrameState) throws(DecodingError)
         -> (pixels: [UInt8], finalRows: Int)? {
         var next = prepare(toShow: index, frame: frame)

@@ -4,9 +4,9 @@
 /// is applied to *k−1*'s rectangle: `none` leaves it, `background` clears it to transparent
 /// black, `previous` restores what was there before *k−1* was drawn (APNG 1.0 §fcTL, GIF89a
 /// §23 "Disposal Method"). A `previous` disposal on the first frame acts as `background`.
-public struct AnimationCompositor: Sendable {
+package struct AnimationCompositor: Sendable {
     /// How `over` mixes a pixel with partial alpha into the canvas.
-    public enum OverRule: Sendable, Equatable {
+    package enum OverRule: Sendable, Equatable {
         /// Porter–Duff over in exact integers, rounded to nearest (APNG, GIF).
         case porterDuff
         /// libwebp's `WebPAnimDecoder` (anim_decode.c, BlendPixelNonPremult): the destination's
@@ -15,21 +15,21 @@ public struct AnimationCompositor: Sendable {
         case webPAnimDecoder
     }
 
-    public let width: Int
-    public let height: Int
-    public let overRule: OverRule
+    package let width: Int
+    package let height: Int
+    package let overRule: OverRule
     /// The composed canvas after the last frame drawn, RGBA8, straight alpha.
-    public private(set) var canvas: [UInt8]
+    package private(set) var canvas: [UInt8]
     private var lastRect: FrameRect?
     private var lastDisposal = Disposal.none
     /// The pixels under `lastRect` before the last frame was drawn, kept for `previous`.
     private var saved: [UInt8] = []
 
     /// Bytes held: the canvas and the rectangle saved for a `previous` disposal.
-    public var heldBytes: Int { canvas.count + saved.count }
+    package var heldBytes: Int { canvas.count + saved.count }
 
     /// A transparent canvas; the caller has checked its size against ``Limits``.
-    public init(width: Int, height: Int, overRule: OverRule = .porterDuff) {
+    package init(width: Int, height: Int, overRule: OverRule = .porterDuff) {
         self.width = width
         self.height = height
         self.overRule = overRule
@@ -38,7 +38,7 @@ public struct AnimationCompositor: Sendable {
 
     /// Applies the previous frame's disposal, then draws `frame` (an RGBA8 raster the size
     /// of `rect`, which lies inside the canvas) with `blend`.
-    public mutating func draw(_ frame: Raster, in rect: FrameRect, disposal: Disposal, blend: Blend) {
+    package mutating func draw(_ frame: Raster, in rect: FrameRect, disposal: Disposal, blend: Blend) {
         let cleared = lastDisposal == .background ? lastRect : nil
         applyPendingDisposal()
         let target = rect.clipped(toWidth: width, height: height)
@@ -76,7 +76,7 @@ public struct AnimationCompositor: Sendable {
     /// draws straight into the canvas (``withPixels(_:)``), saving what lies under it when its
     /// own disposal is `previous`. The result is the same as ``draw(_:in:disposal:blend:)``
     /// with the decoded frame.
-    public mutating func begin(_ rect: FrameRect, disposal: Disposal) {
+    package mutating func begin(_ rect: FrameRect, disposal: Disposal) {
         applyPendingDisposal()
         let target = rect.clipped(toWidth: width, height: height)
         if disposal == .previous { saved = copyOut(target) }
@@ -85,7 +85,7 @@ public struct AnimationCompositor: Sendable {
     }
 
     /// Calls `body` with the canvas's first pixel, for a decoder drawing into it.
-    public mutating func withPixels<R, E: Error>(_ body: (UnsafeMutablePointer<UInt8>) throws(E) -> R) throws(E) -> R {
+    package mutating func withPixels<R, E: Error>(_ body: (UnsafeMutablePointer<UInt8>) throws(E) -> R) throws(E) -> R {
         try canvas.withUnsafeMutableBufferPointer { (p) throws(E) -> R in try body(p.baseAddress!) }
     }
 
@@ -167,7 +167,7 @@ public struct AnimationCompositor: Sendable {
     /// Whether frame `index` can be composed from a transparent canvas, without any earlier
     /// frame: the first frame, a full-canvas frame that replaces every pixel, or a frame
     /// whose predecessor cleared the whole canvas (YYImage's `blendFromIndex` rule).
-    public static func isIndependent(_ index: Int, frame: FrameProperties, previous: FrameProperties?,
+    package static func isIndependent(_ index: Int, frame: FrameProperties, previous: FrameProperties?,
                                      canvasWidth: Int, canvasHeight: Int) -> Bool {
         guard index > 0, let previous else { return true }
         let rect = FrameRect(x: frame.x, y: frame.y, width: frame.width, height: frame.height)

@@ -1,12 +1,12 @@
 /// CRC-32 as ISO 3309 / ITU-T V.42 define it (PNG 3rd edition, Annex D; the zlib polynomial
 /// 0xEDB88320, reflected), computed eight bytes at a time ("slicing by 8").
-public struct CRC32: Sendable {
-    public private(set) var value: UInt32 = 0
+package struct CRC32: Sendable {
+    package private(set) var value: UInt32 = 0
 
-    public init() {}
+    package init() {}
 
     /// The CRC of `bytes` in one call.
-    public static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
         var crc = CRC32()
         crc.update(bytes)
         return crc.value
@@ -29,7 +29,7 @@ public struct CRC32: Sendable {
         return t
     }()
 
-    public mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
         var crc = ~value
         CRC32.tables.withUnsafeBufferPointer { t in
             var i = 0

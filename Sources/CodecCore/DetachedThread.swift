@@ -9,10 +9,10 @@ import Darwin
 /// Starts a detached operating-system thread: for work that blocks for a long time (a whole
 /// frame decode) and so must not hold one of Swift concurrency's cooperative threads, of which
 /// there are only as many as cores.
-public enum DetachedThread {
+package enum DetachedThread {
     /// Runs `body` on a new thread; false if the system refused to make one.
     @discardableResult
-    public static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         #if canImport(Darwin)
         var thread: pthread_t?

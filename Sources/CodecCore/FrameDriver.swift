@@ -12,13 +12,13 @@
 /// Errors in the container or a still's pixels are sticky. An animation frame's pixel error is
 /// kept for that frame and thrown by the requests that compose it, so that whether a frame was
 /// decoded early, as bytes arrived, cannot change how the file ends.
-public final class FrameDriver<Format: FrameFormat>: ImageDecoding {
+package final class FrameDriver<Format: FrameFormat>: ImageDecoding {
     let options: DecodingOptions
     /// The format's container and frame decoders.
-    public private(set) var format: Format
-    public private(set) var error: DecodingError?
+    package private(set) var format: Format
+    package private(set) var error: DecodingError?
     /// The composed animation canvas and its random-access plan.
-    public private(set) var canvas: AnimationCanvas?
+    package private(set) var canvas: AnimationCanvas?
     /// The canvas's bytes, counted while the plan is out composing.
     private var canvasBytes = 0
     /// The still image's decoder.
@@ -31,14 +31,14 @@ public final class FrameDriver<Format: FrameFormat>: ImageDecoding {
     private var frameErrors: [Int: DecodingError] = [:]
     private var cachedProperties: (revision: Int, value: ImageProperties)?
 
-    public init(options: DecodingOptions) {
+    package init(options: DecodingOptions) {
         self.options = options
         format = Format(options: options)
     }
 
     /// Parses what has arrived; with ``DecodingOptions/decodesImmediately`` decodes it too (an
     /// animation frame's pixel error waits for a request of that frame).
-    public func advance(_ input: InputBuffer) throws(DecodingError) {
+    package func advance(_ input: InputBuffer) throws(DecodingError) {
         try DecodingError.sticky(&error) { () throws(DecodingError) in try format.parse(input) }
         guard options.decodesImmediately, frameCount > 0 else { return }
         if let spec = format.canvas {
@@ -50,23 +50,23 @@ public final class FrameDriver<Format: FrameFormat>: ImageDecoding {
         }
     }
 
-    public var properties: ImageProperties? {
+    package var properties: ImageProperties? {
         if let cached = cachedProperties, cached.revision == format.revision { return cached.value }
         guard let p = format.makeProperties() else { return nil }
         cachedProperties = (format.revision, p)
         return p
     }
 
-    public var frameCount: Int { format.frameCount }
+    package var frameCount: Int { format.frameCount }
 
-    public func frameProperties(at index: Int) -> FrameProperties? { format.frameProperties(at: index) }
+    package func frameProperties(at index: Int) -> FrameProperties? { format.frameProperties(at: index) }
 
-    public func isFrameComplete(at index: Int) -> Bool { format.isFrameComplete(at: index, still: still) }
+    package func isFrameComplete(at index: Int) -> Bool { format.isFrameComplete(at: index, still: still) }
 
-    public var isComplete: Bool { format.isComplete }
+    package var isComplete: Bool { format.isComplete }
 
     /// The still image, or the canvas after animation frame `index`, as far as its data goes.
-    public func rendered(at index: Int, input: InputBuffer) throws(DecodingError) -> RenderedImage {
+    package func rendered(at index: Int, input: InputBuffer) throws(DecodingError) -> RenderedImage {
         if let error { throw error }
         guard index >= 0, index < frameCount else { throw .invalidRequest("frame index out of range") }
         guard let spec = format.canvas else {
@@ -82,7 +82,7 @@ public final class FrameDriver<Format: FrameFormat>: ImageDecoding {
     /// Frame 0 shrunk as its rows are decoded, resuming the job of the same size; nil when the
     /// format has no such path or frame 0 is already decoded in full (the caller then shrinks
     /// ``rendered(at:input:)``). A still's errors are sticky; an animation's first frame's are its own.
-    public func streamingThumbnail(at index: Int, width: Int, height: Int,
+    package func streamingThumbnail(at index: Int, width: Int, height: Int,
                                    input: InputBuffer) throws(DecodingError) -> RenderedImage? {
         if let error { throw error }
         let frameZeroDone = still.map { format.isFinished($0) } == true || (canvas?.composedIndex ?? -1) >= 0

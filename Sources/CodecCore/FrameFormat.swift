@@ -1,5 +1,5 @@
 /// What a frame decoder is made for.
-public enum FrameJobPurpose: Sendable, Equatable {
+package enum FrameJobPurpose: Sendable, Equatable {
     /// The image of a file that is not animated: frame 0, shown alone.
     case still
     /// Animation frame `index`, drawn on the canvas.
@@ -8,19 +8,19 @@ public enum FrameJobPurpose: Sendable, Equatable {
     case thumbnail(width: Int, height: Int)
 
     /// The frame the job decodes: `index` for an animation frame, else frame 0.
-    public var frameIndex: Int {
+    package var frameIndex: Int {
         if case .frame(let index) = self { return index }
         return 0
     }
 }
 
 /// The canvas an animation's frames are composed on.
-public struct CanvasSpec: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
-    public var overRule: AnimationCompositor.OverRule
+package struct CanvasSpec: Sendable, Equatable {
+    package var width: Int
+    package var height: Int
+    package var overRule: AnimationCompositor.OverRule
 
-    public init(width: Int, height: Int, overRule: AnimationCompositor.OverRule = .porterDuff) {
+    package init(width: Int, height: Int, overRule: AnimationCompositor.OverRule = .porterDuff) {
         self.width = width
         self.height = height
         self.overRule = overRule
@@ -33,7 +33,7 @@ public struct CanvasSpec: Sendable, Equatable {
 /// ``FrameDriver`` does the rest — errors, the properties snapshot, composition and random
 /// access, pending frames, thumbnails, ``DecodingOptions/decodesImmediately`` and the limits on
 /// what is held.
-public protocol FrameFormat {
+package protocol FrameFormat {
     /// A frame decoder, resumed as bytes arrive. Value types are kept unshared while they run.
     associatedtype Job
     associatedtype Container: FrameContainer
@@ -87,7 +87,7 @@ public protocol FrameFormat {
 }
 
 /// A format's container parser, as the driver drives it.
-public protocol FrameContainer {
+package protocol FrameContainer {
     /// Parses as far as `input` goes, remembering where it stopped; a thrown error is for good.
     mutating func parse(_ input: InputBuffer) throws(DecodingError)
     /// Changes whenever the container has read something new.
@@ -97,22 +97,22 @@ public protocol FrameContainer {
 }
 
 extension FrameFormat {
-    public mutating func parse(_ input: InputBuffer) throws(DecodingError) { try container.parse(input) }
+    package mutating func parse(_ input: InputBuffer) throws(DecodingError) { try container.parse(input) }
 
-    public var revision: Int { container.revision }
+    package var revision: Int { container.revision }
 
-    public var isComplete: Bool { container.ended }
+    package var isComplete: Bool { container.ended }
 
-    public mutating func compositingProperties(at index: Int) -> FrameProperties {
+    package mutating func compositingProperties(at index: Int) -> FrameProperties {
         frameProperties(at: index) ?? FrameProperties(x: 0, y: 0, width: 0, height: 0, unclampedDuration: 0,
                                                       disposal: .none, blend: .source)
     }
 
-    public static var drawsOnCanvas: Bool { false }
+    package static var drawsOnCanvas: Bool { false }
 
-    public var shrinksWhileDecoding: Bool { true }
+    package var shrinksWhileDecoding: Bool { true }
 
-    public func canvasTouchUp(_ job: Job, rect: FrameRect) -> ((inout [UInt8]) -> Void)? { nil }
+    package func canvasTouchUp(_ job: Job, rect: FrameRect) -> ((inout [UInt8]) -> Void)? { nil }
 }
 
 extension Array {

@@ -7,40 +7,40 @@
 /// arrived), so the hot loop keeps its pointer in a register. Past the buffer's end it reads
 /// zero bits and counts them in ``zeroBitsRead``; ``isOverrun`` says whether any of them was
 /// consumed, and whether that is a truncation is the caller's decision.
-public struct LSBBitReader: Sendable, Equatable {
+package struct LSBBitReader: Sendable, Equatable {
     // The fields are public (with setters) so that the inlinable readers below compile into the
     // decoders' hot loops in other modules; callers change them only through the methods.
 
     /// The bits held, the next one in bit 0. The bits at and above `count` are zero or the next
     /// bytes' own bits (an eight-byte load keeps only whole bytes), so a later load may OR over them.
-    public var bits: UInt64 = 0
+    package var bits: UInt64 = 0
     /// How many of `bits` are valid.
-    public var count = 0
+    package var count = 0
     /// The next byte of the buffer to load.
-    public var position: Int
+    package var position: Int
     /// Bits supplied past the buffer's end (each a zero).
-    public var zeroBitsRead = 0
+    package var zeroBitsRead = 0
 
     @inlinable
-    public init(position: Int = 0) {
+    package init(position: Int = 0) {
         self.position = position
     }
 
     /// Whether bits past the buffer's end have been consumed (not merely loaded ahead of need).
     @inlinable
-    public var isOverrun: Bool { zeroBitsRead > count }
+    package var isOverrun: Bool { zeroBitsRead > count }
 
     /// Bytes of the buffer consumed so far: the whole bytes loaded minus the whole bytes still
     /// held (a partly consumed byte counts as consumed).
     @inlinable
-    public var bytesConsumed: Int {
+    package var bytesConsumed: Int {
         let held = count - zeroBitsRead
         return position - (held > 0 ? held >> 3 : 0)
     }
 
     /// Loads bytes until at least 56 bits are held (zeros past the end of `buffer`).
     @inlinable @inline(__always)
-    public mutating func refill(_ buffer: UnsafeBufferPointer<UInt8>) {
+    package mutating func refill(_ buffer: UnsafeBufferPointer<UInt8>) {
         if count >= 56 { return }
         if let base = buffer.baseAddress, buffer.count &- position >= 8 {
             // Eight bytes at once; keep the whole bytes that fit above the bits held.
@@ -56,7 +56,7 @@ public struct LSBBitReader: Sendable, Equatable {
 
     /// The byte-at-a-time tail of ``refill(_:)``, within 8 bytes of the end.
     @inlinable
-    public mutating func refillSlowly(_ buffer: UnsafeBufferPointer<UInt8>) {
+    package mutating func refillSlowly(_ buffer: UnsafeBufferPointer<UInt8>) {
         while count <= 56 {
             if position < buffer.count {
                 bits |= UInt64(buffer[position]) &<< UInt64(truncatingIfNeeded: count)
@@ -70,19 +70,19 @@ public struct LSBBitReader: Sendable, Equatable {
 
     /// The next `n` bits (0…32) without consuming them; the caller has refilled.
     @inlinable @inline(__always)
-    public func peek(_ n: Int) -> UInt32 {
+    package func peek(_ n: Int) -> UInt32 {
         UInt32(truncatingIfNeeded: bits & ((1 &<< UInt64(truncatingIfNeeded: n)) &- 1))
     }
 
     /// The next 32 bits (or fewer, zero-padded) without consuming them; the caller has refilled.
     @inlinable @inline(__always)
-    public func peek32() -> UInt32 {
+    package func peek32() -> UInt32 {
         UInt32(truncatingIfNeeded: bits)
     }
 
     /// Consumes `n` bits (0…count).
     @inlinable @inline(__always)
-    public mutating func skip(_ n: Int) {
+    package mutating func skip(_ n: Int) {
         bits &>>= UInt64(truncatingIfNeeded: n)
         count &-= n
     }
@@ -90,7 +90,7 @@ public struct LSBBitReader: Sendable, Equatable {
     /// Reads `n` bits (0…32) as an unsigned value, the first bit read in bit 0, refilling from
     /// `buffer` if needed.
     @inlinable @inline(__always)
-    public mutating func read(_ n: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    package mutating func read(_ n: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
         if count < n { refill(buffer) }
         let value = peek(n)
         skip(n)

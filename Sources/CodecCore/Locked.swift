@@ -13,11 +13,11 @@ import Darwin
 /// ordering between two threads that used the same `Mutex` and reports the accesses inside
 /// `withLock` as races. Every lock of the library is this one, so that a ThreadSanitizer run
 /// reports only real races (SPEC-NOTES.md, "Threads").
-public final class Locked<Value: ~Copyable>: @unchecked Sendable {
+package final class Locked<Value: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    public init(_ value: consuming Value) {
+    package init(_ value: consuming Value) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -30,7 +30,7 @@ public final class Locked<Value: ~Copyable>: @unchecked Sendable {
     }
 
     /// Runs `body` on the value while holding the lock.
-    public func withLock<R: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    package func withLock<R: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
@@ -38,7 +38,7 @@ public final class Locked<Value: ~Copyable>: @unchecked Sendable {
 
     /// Runs `body` on the value if the lock is free now, without waiting; nil if another
     /// thread holds it.
-    public func withLockIfAvailable<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R? {
+    package func withLockIfAvailable<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R? {
         guard pthread_mutex_trylock(mutex) == 0 else { return nil }
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

@@ -7,27 +7,27 @@
 /// arrived), so the hot loop keeps its pointer in a register. Past the buffer's end it reads
 /// zero bits and counts them in ``zeroBitsRead``, as libjpeg fills with zeros after a marker;
 /// whether that is a truncation is the caller's decision.
-public struct MSBBitReader: Sendable {
+package struct MSBBitReader: Sendable {
     // The fields are public (with setters) so that the inlinable readers below compile into the
     // decoders' hot loops in other modules; callers change them only through the methods.
 
     /// The bits held, the next one in bit 63; the bits below `count` are zero.
-    public var bits: UInt64 = 0
+    package var bits: UInt64 = 0
     /// How many of `bits` are valid.
-    public var count = 0
+    package var count = 0
     /// The next byte of the buffer to load.
-    public var position: Int
+    package var position: Int
     /// Bits supplied past the buffer's end (each a zero).
-    public var zeroBitsRead = 0
+    package var zeroBitsRead = 0
 
     @inlinable
-    public init(position: Int = 0) {
+    package init(position: Int = 0) {
         self.position = position
     }
 
     /// Loads bytes until at least 57 bits are held (zeros past the end of `buffer`).
     @inlinable @inline(__always)
-    public mutating func refill(_ buffer: UnsafeBufferPointer<UInt8>) {
+    package mutating func refill(_ buffer: UnsafeBufferPointer<UInt8>) {
         if count >= 57 { return }
         if let base = buffer.baseAddress, buffer.count - position >= 8 {
             // Eight bytes at once; keep the whole bytes that fit below the bits held.
@@ -51,20 +51,20 @@ public struct MSBBitReader: Sendable {
 
     /// The next `n` bits (1…32) without consuming them; the caller has refilled.
     @inlinable @inline(__always)
-    public func peek(_ n: Int) -> UInt32 {
+    package func peek(_ n: Int) -> UInt32 {
         UInt32(truncatingIfNeeded: bits &>> UInt64(truncatingIfNeeded: 64 &- n))
     }
 
     /// Consumes `n` bits (0…count).
     @inlinable @inline(__always)
-    public mutating func skip(_ n: Int) {
+    package mutating func skip(_ n: Int) {
         bits &<<= UInt64(truncatingIfNeeded: n)
         count &-= n
     }
 
     /// Reads `n` bits (0…32) as an unsigned value, refilling from `buffer` if needed.
     @inlinable @inline(__always)
-    public mutating func read(_ n: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    package mutating func read(_ n: Int, _ buffer: UnsafeBufferPointer<UInt8>) -> UInt32 {
         if n == 0 { return 0 }
         if count < n { refill(buffer) }
         let value = peek(n)
@@ -73,12 +73,12 @@ public struct MSBBitReader: Sendable {
     }
 
     /// Moves the read position by `shift` bytes, for a caller that moved its buffer's bytes.
-    public mutating func rebase(by shift: Int) {
+    package mutating func rebase(by shift: Int) {
         position += shift
     }
 
     /// Starts reading afresh at `position`, forgetting the zero bits supplied so far.
-    public mutating func reset(to position: Int) {
+    package mutating func reset(to position: Int) {
         self.position = position
         bits = 0
         count = 0
@@ -90,16 +90,16 @@ public struct MSBBitReader: Sendable {
 /// 0xFF data byte) and stops at the first marker (0xFF followed by anything but 0x00), as
 /// libjpeg reads it: fill bytes 0xFF before a marker or before a stuffed 0x00 are dropped, so
 /// `FF FF 00` is one data byte 0xFF and `FF FF D0` is the marker D0.
-public struct ByteUnstuffer: Sendable {
+package struct ByteUnstuffer: Sendable {
     /// A 0xFF ended the last input given; the byte after it decides what it was.
-    public private(set) var pendingFF = false
+    package private(set) var pendingFF = false
 
-    public init() {}
+    package init() {}
 
     /// Copies data bytes from `input` to `output` until one of them is used up or a marker is
     /// met. Returns the input bytes consumed (a marker's 0xFF prefix and code are not), the
     /// bytes produced, and the marker code met, if any.
-    public mutating func unstuff(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
+    package mutating func unstuff(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
         -> (consumed: Int, produced: Int, marker: UInt8?) {
         guard let source = input.baseAddress, let destination = output.baseAddress else { return (0, 0, nil) }
         var i = 0, o = 0

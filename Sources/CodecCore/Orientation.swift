@@ -1,9 +1,9 @@
 /// EXIF orientation (TIFF 6.0 tag 274 "Orientation", values 1–8): where the stored rows
 /// and columns go when the image is shown upright.
-public enum Orientation {
+package enum Orientation {
     /// Returns `image` (any pixel size) turned upright for `orientation`; values outside
     /// 2…8 return it unchanged.
-    public static func apply(_ orientation: Int, to image: Raster) -> Raster {
+    package static func apply(_ orientation: Int, to image: Raster) -> Raster {
         guard (2...8).contains(orientation) else { return image }
         let w = image.width, h = image.height, bpp = image.bytesPerPixel
         let swaps = orientation >= 5
@@ -41,7 +41,7 @@ public enum Orientation {
     /// The orientation value in an EXIF payload (TIFF header and IFD0), or nil.
     ///
     /// Accepts the payload with or without the `Exif\0\0` prefix JPEG's APP1 carries.
-    public static func fromEXIF(_ exif: [UInt8]) -> Int? {
+    package static func fromEXIF(_ exif: [UInt8]) -> Int? {
         var start = 0
         if exif.count >= 6, exif[0] == 0x45, exif[1] == 0x78, exif[2] == 0x69, exif[3] == 0x66,
            exif[4] == 0, exif[5] == 0 { start = 6 }

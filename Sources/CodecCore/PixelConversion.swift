@@ -1,7 +1,7 @@
 /// Whole-buffer conversions between the working format and the output layouts.
-public enum PixelConversion {
+package enum PixelConversion {
     /// 16-bit samples to 8-bit by keeping the high byte (`v >> 8`), as the canonical hash does.
-    public static func narrowRGBA16(_ wide: [UInt8]) -> [UInt8] {
+    package static func narrowRGBA16(_ wide: [UInt8]) -> [UInt8] {
         let count = wide.count / 2
         return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
             wide.withUnsafeBytes { raw in
@@ -12,7 +12,7 @@ public enum PixelConversion {
         }
     }
 
-    public static func swapRedBlue(_ pixels: inout [UInt8]) {
+    package static func swapRedBlue(_ pixels: inout [UInt8]) {
         pixels.withUnsafeMutableBufferPointer { p in
             var i = 0
             while i + 3 < p.count {
@@ -22,10 +22,10 @@ public enum PixelConversion {
         }
     }
 
-    public static func premultiplyRGBA8(_ pixels: inout [UInt8]) { premultiply(&pixels, UInt8.self) }
-    public static func unpremultiplyRGBA8(_ pixels: inout [UInt8]) { unpremultiply(&pixels, UInt8.self) }
-    public static func premultiplyRGBA16(_ pixels: inout [UInt8]) { premultiply(&pixels, UInt16.self) }
-    public static func unpremultiplyRGBA16(_ pixels: inout [UInt8]) { unpremultiply(&pixels, UInt16.self) }
+    package static func premultiplyRGBA8(_ pixels: inout [UInt8]) { premultiply(&pixels, UInt8.self) }
+    package static func unpremultiplyRGBA8(_ pixels: inout [UInt8]) { unpremultiply(&pixels, UInt8.self) }
+    package static func premultiplyRGBA16(_ pixels: inout [UInt8]) { premultiply(&pixels, UInt16.self) }
+    package static func unpremultiplyRGBA16(_ pixels: inout [UInt8]) { unpremultiply(&pixels, UInt16.self) }
 
     /// `c × a / max`, rounded to nearest, for samples of type `T`.
     private static func premultiply<T: FixedWidthInteger & UnsignedInteger>(_ pixels: inout [UInt8], _: T.Type) {

@@ -9,13 +9,13 @@ import Darwin
 /// Wakes a thread that sleeps until there is work: a flag under a `pthread_mutex_t` with a
 /// condition variable. A ``wake()`` before ``wait()`` is not lost: the flag stays set until a
 /// wait takes it. ``stop()`` ends every wait for good.
-public final class WakeSignal: @unchecked Sendable {
+package final class WakeSignal: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var woken = false
     private var stopped = false
 
-    public init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -32,7 +32,7 @@ public final class WakeSignal: @unchecked Sendable {
     }
 
     /// Sets the flag and wakes the waiting thread, if any.
-    public func wake() {
+    package func wake() {
         pthread_mutex_lock(mutex)
         woken = true
         pthread_cond_signal(condition)
@@ -40,7 +40,7 @@ public final class WakeSignal: @unchecked Sendable {
     }
 
     /// Ends every wait, now and later.
-    public func stop() {
+    package func stop() {
         pthread_mutex_lock(mutex)
         stopped = true
         pthread_cond_broadcast(condition)
@@ -48,7 +48,7 @@ public final class WakeSignal: @unchecked Sendable {
     }
 
     /// Whether ``stop()`` has been called.
-    public var isStopped: Bool {
+    package var isStopped: Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return stopped
@@ -56,7 +56,7 @@ public final class WakeSignal: @unchecked Sendable {
 
     /// Sleeps until the flag is set (and clears it) or the signal is stopped; returns false
     /// once stopped.
-    public func wait() -> Bool {
+    package func wait() -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !woken && !stopped { pthread_cond_wait(condition, mutex) }

@@ -12,7 +12,7 @@ enum Contention {
             var stop = false
             var waits: [Double]?
         }
-        let shared = Locked(Shared(source: ImageSource(bytes: bytes)))
+        let shared = Guarded(Shared(source: ImageSource(bytes: bytes)))
         let reader = Thread {
             var local: [Double] = []
             while true {
@@ -46,6 +46,18 @@ enum Contention {
         guard !sorted.isEmpty else { return (0, 0, 0, 0, seconds) }
         return (sorted.count, sorted[sorted.count - 1], sorted[min(sorted.count - 1, sorted.count * 99 / 100)],
                 sorted[sorted.count / 2], seconds)
+    }
+}
+
+/// A value behind a lock, shared by the decoding and the reading thread.
+final class Guarded<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
     }
 }
 

@@ -1,9 +1,9 @@
 /// Composites pixels over an opaque background colour, for formats without alpha (JPEG) and
 /// for callers that want an opaque image: `out = (c·a + bg·(max − a)) / max`, rounded, with alpha
 /// set to opaque.
-public enum AlphaFlattening {
+package enum AlphaFlattening {
     /// Flattens `pixels` (RGBA8, straight alpha) over `background` (its alpha is ignored).
-    public static func flattenRGBA8(_ pixels: UnsafeMutableBufferPointer<UInt8>, over background: RGBA8) {
+    package static func flattenRGBA8(_ pixels: UnsafeMutableBufferPointer<UInt8>, over background: RGBA8) {
         let bg = (UInt32(background.r), UInt32(background.g), UInt32(background.b))
         var i = 0
         while i &+ 3 < pixels.count {
@@ -20,7 +20,7 @@ public enum AlphaFlattening {
     }
 
     /// Flattens `samples` (RGBA16, straight alpha) over `background`, widened by 257.
-    public static func flattenRGBA16(_ samples: UnsafeMutableBufferPointer<UInt16>, over background: RGBA8) {
+    package static func flattenRGBA16(_ samples: UnsafeMutableBufferPointer<UInt16>, over background: RGBA8) {
         let bg = (UInt64(background.r) &* 257, UInt64(background.g) &* 257, UInt64(background.b) &* 257)
         var i = 0
         while i &+ 3 < samples.count {

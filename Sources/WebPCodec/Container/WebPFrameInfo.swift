@@ -2,63 +2,63 @@ import CodecCore
 
 /// The coded image of a still file or an animation frame: which bitstream it is and where its
 /// chunk's payload lies in the file.
-public struct WebPBitstream: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct WebPBitstream: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// VP8L, RFC 9649 section 3 (lossless).
         case lossless
         /// VP8, RFC 6386 (lossy), with or without an ALPH chunk.
         case lossy
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The chunk's payload, as its size says (possibly past the bytes arrived so far).
-    public var payload: Range<Int>
+    package var payload: Range<Int>
     /// Where the bitstream's bytes end for an animation frame: the payload and its pad byte, as
     /// libwebp's demuxer hands a frame to WebPDecode. A still image's reader runs to the end of
     /// the input instead (this is then the payload's end, which says when the chunk has arrived).
-    public var dataEnd: Int
+    package var dataEnd: Int
     /// Size given by the bitstream's own header.
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
     /// VP8L's `alpha_is_used` hint, or an ALPH chunk before a VP8 one (libwebp's
     /// `WebPBitstreamFeatures.has_alpha`; the demuxer's `WebPIterator.has_alpha`).
-    public var hasAlpha: Bool
+    package var hasAlpha: Bool
     /// The payload of the ALPH chunk before a VP8 image (RFC 9649 2.7.1.2): for a still, the
     /// last one before it (libwebp's `ParseOptionalChunks` keeps the last); for a frame, its one.
-    public var alphaChunk: Range<Int>? = nil
+    package var alphaChunk: Range<Int>? = nil
 }
 
 /// One frame as the container describes it: the ANMF header (RFC 9649 section 2.7.1.1) or,
 /// for a still image, the whole canvas.
-public struct WebPFrameInfo: Sendable, Equatable {
-    public var properties: FrameProperties
-    public var bitstream: WebPBitstream
+package struct WebPFrameInfo: Sendable, Equatable {
+    package var properties: FrameProperties
+    package var bitstream: WebPBitstream
     /// Milliseconds, as the file says (ANMF "Frame Duration").
-    public var durationMilliseconds: Int
+    package var durationMilliseconds: Int
 }
 
 /// The VP8X chunk (RFC 9649 section 2.7): feature flags and the canvas size.
-public struct WebPExtendedHeader: Sendable, Equatable {
-    public var flags: UInt8
-    public var canvasWidth: Int
-    public var canvasHeight: Int
+package struct WebPExtendedHeader: Sendable, Equatable {
+    package var flags: UInt8
+    package var canvasWidth: Int
+    package var canvasHeight: Int
 
-    public var hasICC: Bool { flags & 0x20 != 0 }
-    public var hasAlpha: Bool { flags & 0x10 != 0 }
-    public var hasEXIF: Bool { flags & 0x08 != 0 }
-    public var hasXMP: Bool { flags & 0x04 != 0 }
-    public var isAnimated: Bool { flags & 0x02 != 0 }
+    package var hasICC: Bool { flags & 0x20 != 0 }
+    package var hasAlpha: Bool { flags & 0x10 != 0 }
+    package var hasEXIF: Bool { flags & 0x08 != 0 }
+    package var hasXMP: Bool { flags & 0x04 != 0 }
+    package var isAnimated: Bool { flags & 0x02 != 0 }
     /// Bits libwebp's demuxer accepts (`ALL_VALID_FLAGS`); others make an animation invalid.
     static let validFlags: UInt8 = 0x3E
 }
 
 /// The ANIM chunk (RFC 9649 section 2.7.1.1): background colour and loop count.
-public struct WebPAnimationHeader: Sendable, Equatable {
+package struct WebPAnimationHeader: Sendable, Equatable {
     /// As stored: blue, green, red, alpha bytes in that order, read as a little-endian UInt32
     /// (libwebp's `WebPAnimInfo.bgcolor`).
-    public var backgroundColor: UInt32
+    package var backgroundColor: UInt32
     /// 0 means forever.
-    public var loopCount: Int
+    package var loopCount: Int
 }
 
 enum WebPHeaderReader {

@@ -14,7 +14,7 @@ extension VP8LDecoder {
     /// rows before ``finalRowCount`` stay valid. While the input is open, a batch that stalled is
     /// retried only once about half a batch's worth of new bytes arrived (so feeding a byte at a
     /// time costs O(n) batch attempts in all, not one per byte).
-    public mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(DecodingError) {
+    package mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(DecodingError) {
         if !isFinal && stalledAt > 0 && bytes.count < stalledAt + max(64, lastBatchBytes / 2) { return }
         while finalRowCount < height {
             let target = min(height, image.row + Self.rowsPerBatch)

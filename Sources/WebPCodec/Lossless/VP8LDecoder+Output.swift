@@ -51,7 +51,7 @@ extension VP8LDecoder {
 
     /// The image as RGBA8 (straight alpha): rows before ``finalRowCount`` decoded, the rest
     /// transparent black; empty for a thumbnail (``thumbnail``).
-    public func rgba() -> [UInt8] { output }
+    package func rgba() -> [UInt8] { output }
 
     /// Bytes held in buffers that grow with the image: the coded image's window, the output
     /// (or the thumbnail's resampler) and the batch scratch.

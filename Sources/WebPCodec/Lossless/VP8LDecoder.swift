@@ -13,8 +13,8 @@ import CodecCore
 /// reach back at most ``VP8LCodedWindow/maxDistance`` pixels. Each batch's rows go, once their
 /// inverse transforms are done, to the output: the RGBA8 image, a ``StreamingResampler`` for a
 /// thumbnail, or, for an ALPH stream, the green plane.
-public struct VP8LDecoder: Sendable {
-    public let header: VP8LHeader
+package struct VP8LDecoder: Sendable {
+    package let header: VP8LHeader
     /// In reading order; inverted last to first.
     let transforms: [VP8LTransform]
     /// The width of the coded main image (narrower than the header's with pixel bundling).
@@ -33,17 +33,17 @@ public struct VP8LDecoder: Sendable {
     var output: [UInt8] = []
     /// The thumbnail (``VP8Decoder/Output/thumbnail(width:height:)``) and the RGBA8 row it
     /// takes rows through.
-    public internal(set) var thumbnail: StreamingResampler?
+    package internal(set) var thumbnail: StreamingResampler?
     var rowScratch: [UInt8] = []
     /// An ALPH stream's output: its green channel only (RFC 9649 2.7.1.2), not RGBA8.
     let outputsGreen: Bool
 
-    public var width: Int { header.width }
-    public var height: Int { header.height }
+    package var width: Int { header.width }
+    package var height: Int { header.height }
     /// Rows of the coded image that are complete.
-    public var rowsDecoded: Int { image.row }
+    package var rowsDecoded: Int { image.row }
     /// Rows of the output (every inverse transform applied) that are final.
-    public internal(set) var finalRowCount = 0
+    package internal(set) var finalRowCount = 0
     /// The predictor's own output of the last row of the previous batch, which the next batch
     /// predicts from (the scratch rows are reused, and the later inverse transforms change
     /// that row after the predictor).
@@ -55,7 +55,7 @@ public struct VP8LDecoder: Sendable {
 
     /// Reads everything before the main image's pixels from `bytes` (the VP8L chunk's payload),
     /// checks the size against `limits` and allocates the buffers.
-    public init(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits, output: VP8Decoder.Output = .image)
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits, output: VP8Decoder.Output = .image)
         throws(DecodingError) {
         try self.init(bytes, header: VP8LHeader(bytes), imageStreamAt: VP8LHeader.size, limits: limits,
                       output: output)
@@ -117,7 +117,7 @@ public struct VP8LDecoder: Sendable {
     /// when the input ran out (or zeros were loaded past its end) while more may come. The
     /// caller retries with more bytes; to keep the total work linear it should wait until the
     /// input has grown by a good part (for example doubled) since the last attempt.
-    public static func start(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, limits: Limits,
+    package static func start(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, limits: Limits,
                              output: VP8Decoder.Output = .image) throws(DecodingError) -> VP8LDecoder? {
         if isFinal && bytes.count < 8 {
             // libwebp's reader starts with an 8-byte window: a shorter stream reads as zero-padded.

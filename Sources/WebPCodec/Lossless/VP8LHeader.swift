@@ -3,18 +3,18 @@ import CodecCore
 /// The five-byte header of a VP8L (WebP lossless) bitstream (RFC 9649 section 3.2): the
 /// signature byte 0x2f, the image width and height minus one in 14 bits each, the alpha hint
 /// and a 3-bit version that must be 0, all read least significant bit first.
-public struct VP8LHeader: Sendable, Equatable {
+package struct VP8LHeader: Sendable, Equatable {
     /// RFC 9649 3.2: the signature byte.
-    public static let signature: UInt8 = 0x2f
+    package static let signature: UInt8 = 0x2f
     /// The header's size in bytes.
-    public static let size = 5
+    package static let size = 5
 
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
     /// `alpha_is_used`: a hint only; the decoded alpha values are output whatever it says.
-    public let alphaIsUsed: Bool
+    package let alphaIsUsed: Bool
 
-    public init(width: Int, height: Int, alphaIsUsed: Bool) {
+    package init(width: Int, height: Int, alphaIsUsed: Bool) {
         self.width = width
         self.height = height
         self.alphaIsUsed = alphaIsUsed
@@ -22,7 +22,7 @@ public struct VP8LHeader: Sendable, Equatable {
 
     /// Reads the header from the first five bytes of `bytes` (the VP8L chunk's payload).
     /// Throws `truncated` when fewer than five bytes are given.
-    public init(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
         guard bytes.count >= Self.size else { throw .truncated("VP8L header is shorter than 5 bytes") }
         guard bytes[0] == Self.signature else { throw .invalidData("VP8L signature is not 0x2f") }
         var reader = LSBBitReader(position: 1)

@@ -16,7 +16,7 @@ extension VP8Decoder {
     /// Reads the frame header from `bytes` (all of the VP8 payload so far, and what follows it
     /// in the file) if the first partition, the partition sizes and the first byte of every
     /// token partition are there: nil when they are not yet, while more may come.
-    public static func start(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, isFinal: Bool, limits: Limits,
+    package static func start(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, isFinal: Bool, limits: Limits,
                              output: Output = .image) throws(DecodingError) -> VP8Decoder? {
         do {
             let decoder = try VP8Decoder(bytes, chunkSize: chunkSize, limits: limits, output: output)
@@ -36,7 +36,7 @@ extension VP8Decoder {
     /// returns, and the next call decodes the row again. With final input, running out throws
     /// `truncated`; the rows before ``finalRowCount`` stay valid. While the input is open, a
     /// row that stalled is retried once about half a row's worth of new bytes arrived.
-    public mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(DecodingError) {
+    package mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(DecodingError) {
         defer { clearUnwrittenRows() }
         if isFinal, let last = tokenReaders.indices.last, tokenReaders[last].end == .max {
             // The last partition takes the rest of the data, whose end is now known.

@@ -13,14 +13,14 @@ import CodecCore
 /// the planes are never held whole (as libwebp's row cache, `kFilterExtraRows`).
 /// Incremental decoding (VP8Decoder+Incremental.swift) checkpoints the readers and per-column
 /// contexts before each row and restores them when the row runs out of input.
-public struct VP8Decoder: Sendable {
+package struct VP8Decoder: Sendable {
     /// Where the rows go: an RGBA8 image, or a thumbnail shrunk as they come.
-    public enum Output: Sendable {
+    package enum Output: Sendable {
         case image
         case thumbnail(width: Int, height: Int)
     }
 
-    public let tag: VP8FrameTag
+    package let tag: VP8FrameTag
     var header: VP8FrameHeader
     let mbWidth: Int
     let mbHeight: Int
@@ -56,22 +56,22 @@ public struct VP8Decoder: Sendable {
     var pixels: [UInt8] = []
     var unwrittenRowsEnd = 0
     /// The thumbnail (``Output/thumbnail(width:height:)``) and the RGBA8 row it takes rows through.
-    public internal(set) var thumbnail: StreamingResampler?
+    package internal(set) var thumbnail: StreamingResampler?
     var rowScratch: [UInt8] = []
     /// The alpha plane (`width × height`, from ALPH), set before rows come out; nil is opaque.
-    public var alpha: [UInt8]?
+    package var alpha: [UInt8]?
     /// Macroblock rows decoded (and loop-filtered) so far.
-    public internal(set) var mbRow = 0
+    package internal(set) var mbRow = 0
     /// Output rows that are final: no later macroblock row's filter or upsampling changes them.
     /// They have gone to the output.
-    public internal(set) var finalRowCount = 0
+    package internal(set) var finalRowCount = 0
     /// Input size when a row last ran out of bytes, and the compressed size of the last whole
     /// row: a new attempt waits for about half a row of new bytes (VP8Decoder+Incremental.swift).
     var stalledAt = 0
     var lastRowBytes = 0
 
-    public var width: Int { tag.width }
-    public var height: Int { tag.height }
+    package var width: Int { tag.width }
+    package var height: Int { tag.height }
     var yStride: Int { mbWidth * 16 }
     var uvStride: Int { mbWidth * 8 }
     /// Luma lines of the previous macroblock row kept in the band: at least the 3 the loop
@@ -92,7 +92,7 @@ public struct VP8Decoder: Sendable {
     /// Reads the frame tag and header from `bytes`, a VP8 chunk's payload followed by whatever
     /// comes after it in the file (`chunkSize` is the chunk's own size), checks the size against
     /// `limits` and allocates the band and the output.
-    public init(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, limits: Limits,
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int, limits: Limits,
                 output: Output = .image) throws(DecodingError) {
         tag = try VP8FrameTag(bytes, chunkSize: chunkSize)
         mbWidth = (tag.width + 15) >> 4
@@ -133,7 +133,7 @@ public struct VP8Decoder: Sendable {
 
     /// Decodes the next macroblock row. Throws `truncated` when a partition ran out of data
     /// (libwebp's "premature end of partition 0 / of file").
-    public mutating func decodeRow(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
+    package mutating func decodeRow(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
         let mbY = mbRow
         guard mbY < mbHeight else { return }
         var tokens = tokenReaders[mbY & (tokenReaders.count - 1)]
@@ -161,7 +161,7 @@ public struct VP8Decoder: Sendable {
 
     /// The RGBA8 image (``Output/image``, straight alpha), `width × height`; rows from
     /// ``finalRowCount`` on are transparent black.
-    public func rgba() -> [UInt8] { pixels }
+    package func rgba() -> [UInt8] { pixels }
 
     /// Loop-filters the macroblock row in the band (RFC 6386 15), left to right.
     mutating func filterRow() {

@@ -2,21 +2,21 @@ import CodecCore
 
 /// The uncompressed data chunk at the start of a VP8 key frame, RFC 6386 section 9.1 and 19.1:
 /// the 3-byte frame tag, the start code and the 14-bit dimensions with their scaling bits.
-public struct VP8FrameTag: Sendable, Equatable {
+package struct VP8FrameTag: Sendable, Equatable {
     /// The size of the frame tag and key-frame header.
-    public static let size = 10
-    public let version: Int
-    public let firstPartitionSize: Int
-    public let width: Int
-    public let height: Int
+    package static let size = 10
+    package let version: Int
+    package let firstPartitionSize: Int
+    package let width: Int
+    package let height: Int
     /// Upscaling the frame asks of the application (RFC 6386 9.1); ignored, as libwebp does.
-    public let horizontalScale: Int
-    public let verticalScale: Int
+    package let horizontalScale: Int
+    package let verticalScale: Int
 
     /// Reads the frame tag and key-frame header, with libwebp's checks (VP8GetInfo and
     /// VP8GetHeaders): a key frame, profile 0...3, shown, the start code 9d 01 2a, a first
     /// partition shorter than `chunkSize`, non-zero dimensions.
-    public init(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int) throws(DecodingError) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, chunkSize: Int) throws(DecodingError) {
         guard bytes.count >= Self.size else { throw .truncated("VP8 frame header is shorter than 10 bytes") }
         let tag = Int(bytes[0]) | Int(bytes[1]) << 8 | Int(bytes[2]) << 16
         guard tag & 1 == 0 else { throw .invalidData("VP8 frame in WebP is not a key frame") }

@@ -7,18 +7,18 @@ import CodecCore
 /// Decoded as libwebp's alpha decoder decodes it (src/dec/alpha_dec.c, read for behaviour
 /// only): any fault (a header byte it refuses, raw data shorter than the plane, a VP8L stream
 /// that is invalid or runs out) makes the whole image fail, which is `invalidData` here.
-public struct WebPAlpha: Sendable, Equatable {
+package struct WebPAlpha: Sendable, Equatable {
     /// RFC 9649 2.7.1.2 "Compression method" (bits 0–1): 0 raw, 1 VP8L-compressed.
-    public let compression: Int
+    package let compression: Int
     /// "Filtering method" (bits 2–3): 0 none, 1 horizontal, 2 vertical, 3 gradient.
-    public let filtering: Int
+    package let filtering: Int
     /// "Pre-processing" (bits 4–5): 0 none, 1 level reduction. Informative: with dwebp's
     /// defaults (no alpha dithering) it changes nothing.
-    public let preprocessing: Int
+    package let preprocessing: Int
 
     /// Reads the header byte. libwebp refuses compression methods 2–3, pre-processing 2–3 and
     /// reserved bits (6–7) that are not zero; so does this.
-    public init(headerByte byte: UInt8) throws(DecodingError) {
+    package init(headerByte byte: UInt8) throws(DecodingError) {
         compression = Int(byte & 3)
         filtering = Int(byte >> 2 & 3)
         preprocessing = Int(byte >> 4 & 3)
@@ -29,7 +29,7 @@ public struct WebPAlpha: Sendable, Equatable {
 
     /// Decodes an ALPH chunk's payload to the alpha plane of a `width × height` image (one
     /// byte per pixel, rows top to bottom). The payload must hold more than the header byte.
-    public static func decode(_ payload: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+    package static func decode(_ payload: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
                               limits: Limits) throws(DecodingError) -> [UInt8] {
         guard payload.count > 1 else { throw .invalidData("ALPH chunk has no alpha data") }
         let alpha = try WebPAlpha(headerByte: payload[0])
