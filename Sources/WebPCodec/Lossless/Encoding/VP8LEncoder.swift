@@ -134,7 +134,11 @@ public enum VP8LEncoder {
             var tokens = references.tokens(p, width: width)
             let cacheBits = VP8LColorCacheSelection.bestBits(tokens, pixels: p, maxBits: settings.maxCacheBits)
             VP8LColorCacheSelection.apply(&tokens, pixels: p, bits: cacheBits)
-            VP8LImageWriter.write(tokens, width: width, cacheBits: cacheBits, isMain: true, entropyImage: nil,
+            let entropyImage = settings.entropyImageBits == 0 ? nil
+                : VP8LEntropyImageBuilder.build(tokens, width: width, height: pixels.count / width,
+                                                bits: settings.entropyImageBits, cacheBits: cacheBits,
+                                                maxGroups: settings.maxGroups)
+            VP8LImageWriter.write(tokens, width: width, cacheBits: cacheBits, isMain: true, entropyImage: entropyImage,
                                   to: &writer)
         }
     }
