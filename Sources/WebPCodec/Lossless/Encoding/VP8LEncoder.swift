@@ -44,7 +44,13 @@ public enum VP8LEncoder {
             consider(paletteStream(argb, header, palette, settings))
         }
         if palette == nil || settings.tryAllTransforms {
-            consider(spatialStream(argb, header, settings))
+            if settings.tryAllTransforms {
+                consider(spatialStream(argb, header, subtractGreen: true, settings))
+                consider(spatialStream(argb, header, subtractGreen: false, settings))
+            } else {
+                let subtractGreen = argb.withUnsafeBufferPointer { VP8LTransformAnalysis.prefersSubtractGreen($0, width: width) }
+                consider(spatialStream(argb, header, subtractGreen: subtractGreen, settings))
+            }
         }
         if settings.tryAllTransforms || width * height <= 256 {
             consider(plainStream(argb, header, settings))
@@ -68,13 +74,16 @@ public enum VP8LEncoder {
     }
 
     /// Subtract green, the predictor and (by effort) the colour transform, then the image.
-    static func spatialStream(_ argb: [UInt32], _ header: VP8LHeader, _ settings: VP8LEncoderSettings) -> [UInt8] {
+    static func spatialStream(_ argb: [UInt32], _ header: VP8LHeader, subtractGreen: Bool,
+                              _ settings: VP8LEncoderSettings) -> [UInt8] {
         let width = header.width, height = header.height
         var writer = LSBBitWriter(capacity: argb.count)
         writeHeader(header, to: &writer)
-        writeTransform(.subtractGreen, to: &writer)
         var pixels = argb
-        VP8LSubtractGreen.apply(&pixels)
+        if subtractGreen {
+            writeTransform(.subtractGreen, to: &writer)
+            VP8LSubtractGreen.apply(&pixels)
+        }
         let modes = pixels.withUnsafeBufferPointer {
             VP8LPredictorEncoding.chooseModes($0, width: width, height: height, bits: settings.predictorBits,
                                               modes: settings.predictorModes)
@@ -134,6 +143,12 @@ public enum VP8LEncoder {
             var tokens = references.tokens(p, width: width)
             let cacheBits = VP8LColorCacheSelection.bestBits(tokens, pixels: p, maxBits: settings.maxCacheBits)
             VP8LColorCacheSelection.apply(&tokens, pixels: p, bits: cacheBits)
+            if settings.optimalParse {
+                var histogram = VP8LHistogram(cacheBits: cacheBits)
+                for token in tokens { histogram.add(token) }
+                tokens = references.optimalTokens(p, width: width, model: VP8LCostModel(histogram), cacheBits: cacheBits)
+                VP8LColorCacheSelection.apply(&tokens, pixels: p, bits: cacheBits)
+            }
             let entropyImage = settings.entropyImageBits == 0 ? nil
                 : VP8LEntropyImageBuilder.build(tokens, width: width, height: pixels.count / width,
                                                 bits: settings.entropyImageBits, cacheBits: cacheBits,

@@ -5,6 +5,8 @@ struct VP8LEncoderSettings {
     var chainSteps: Int
     var lazyMatching: Bool
     var minCopyLength: Int
+    /// Whether the greedy parse is followed by a cost-driven one (``VP8LOptimalParse``).
+    var optimalParse: Bool
     var predictorModes: [Int]
     var predictorBits: Int
     var crossColorBits: Int
@@ -21,7 +23,8 @@ struct VP8LEncoderSettings {
         let e = min(max(effort, 0), 9)
         chainSteps = [4, 8, 12, 16, 24, 32, 64, 128, 256, 512][e]
         lazyMatching = e >= 6
-        minCopyLength = 3
+        minCopyLength = 4
+        optimalParse = e >= 4
         predictorModes = e <= 1 ? [1, 2, 11, 12] : Array(0..<VP8LPredictorEncoding.modeCount)
         predictorBits = e <= 2 ? 5 : 4
         crossColorBits = e <= 2 ? 6 : 5
@@ -30,5 +33,13 @@ struct VP8LEncoderSettings {
         entropyImageBits = e <= 3 ? 0 : e <= 6 ? 6 : 5
         maxGroups = e <= 6 ? 16 : 64
         tryAllTransforms = e >= 7
+        minCopyLength = Knob.int("K_MINLEN", minCopyLength)
+        predictorBits = Knob.int("K_PBITS", predictorBits)
+        crossColorBits = Knob.int("K_CBITS", crossColorBits)
+        useCrossColor = Knob.int("K_CC", 1) == 1 && useCrossColor
+        maxCacheBits = Knob.int("K_CACHE", maxCacheBits)
+        entropyImageBits = Knob.int("K_EBITS", entropyImageBits)
+        maxGroups = Knob.int("K_GROUPS", maxGroups)
+        optimalParse = Knob.int("K_OPT", optimalParse ? 1 : 0) == 1
     }
 }
