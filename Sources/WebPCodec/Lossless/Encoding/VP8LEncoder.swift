@@ -45,11 +45,11 @@ public enum VP8LEncoder {
         }
         if palette == nil || settings.tryAllTransforms {
             if settings.tryAllTransforms {
-                consider(spatialStream(argb, header, subtractGreen: true, settings))
-                consider(spatialStream(argb, header, subtractGreen: false, settings))
+                consider(spatialStream(argb, header, subtractGreen: true, exact: exact, settings))
+                consider(spatialStream(argb, header, subtractGreen: false, exact: exact, settings))
             } else {
                 let subtractGreen = argb.withUnsafeBufferPointer { VP8LTransformAnalysis.prefersSubtractGreen($0, width: width) }
-                consider(spatialStream(argb, header, subtractGreen: subtractGreen, settings))
+                consider(spatialStream(argb, header, subtractGreen: subtractGreen, exact: exact, settings))
             }
         }
         if settings.tryAllTransforms || width * height <= 256 {
@@ -74,7 +74,7 @@ public enum VP8LEncoder {
     }
 
     /// Subtract green, the predictor and (by effort) the colour transform, then the image.
-    static func spatialStream(_ argb: [UInt32], _ header: VP8LHeader, subtractGreen: Bool,
+    static func spatialStream(_ argb: [UInt32], _ header: VP8LHeader, subtractGreen: Bool, exact: Bool,
                               _ settings: VP8LEncoderSettings) -> [UInt8] {
         let width = header.width, height = header.height
         var writer = LSBBitWriter(capacity: argb.count)
@@ -92,8 +92,9 @@ public enum VP8LEncoder {
         writer.write(UInt32(settings.predictorBits - 2), 3)
         VP8LSubImageWriter.write(modes, width: VP8LEntropyCoding.subsampledSize(width, bits: settings.predictorBits),
                                  to: &writer)
-        var residuals = pixels.withUnsafeBufferPointer {
-            VP8LPredictorEncoding.residuals($0, width: width, height: height, bits: settings.predictorBits, modes: modes)
+        var residuals = pixels.withUnsafeMutableBufferPointer {
+            VP8LPredictorEncoding.residuals($0, width: width, height: height, bits: settings.predictorBits, modes: modes,
+                                            exact: exact)
         }
         if settings.useCrossColor {
             let elements = residuals.withUnsafeMutableBufferPointer {

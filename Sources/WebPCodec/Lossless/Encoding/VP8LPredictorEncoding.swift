@@ -78,20 +78,26 @@ enum VP8LPredictorEncoding {
     }
 
     /// The residuals of `pixels` with the tile modes `modes`: the top row predicts from the
-    /// left (the first pixel from black), the first column from above.
-    static func residuals(_ pixels: UnsafeBufferPointer<UInt32>, width: Int, height: Int, bits: Int,
-                          modes: [UInt32]) -> [UInt32] {
+    /// left (the first pixel from black), the first column from above. Unless `exact`, a fully
+    /// transparent pixel takes its prediction's colour (alpha stays 0), so that its red, green
+    /// and blue residuals are 0; `pixels` is changed to match, as later predictions read it.
+    static func residuals(_ pixels: UnsafeMutableBufferPointer<UInt32>, width: Int, height: Int, bits: Int,
+                          modes: [UInt32], exact: Bool) -> [UInt32] {
         let tilesX = VP8LEntropyCoding.subsampledSize(width, bits: bits)
         return [UInt32](unsafeUninitializedCapacity: pixels.count) { out, count in
             guard let p = pixels.baseAddress else { return }
+            @inline(__always) func residual(_ i: Int, _ prediction: UInt32) -> UInt32 {
+                if !exact && p[i] < 0x0100_0000 { p[i] = prediction & 0x00FF_FFFF }
+                return subtractPixels(p[i], prediction)
+            }
             for y in 0..<height {
                 let row = y &* width
                 if y == 0 {
-                    out[0] = subtractPixels(p[0], VP8LTransform.black)
-                    for x in 1..<max(1, width) { out[x] = subtractPixels(p[x], p[x &- 1]) }
+                    out[0] = residual(0, VP8LTransform.black)
+                    for x in 1..<max(1, width) { out[x] = residual(x, p[x &- 1]) }
                     continue
                 }
-                out[row] = subtractPixels(p[row], p[row &- width])
+                out[row] = residual(row, p[row &- width])
                 var x = 1
                 while x < width {
                     let tx = x >> bits
@@ -99,7 +105,7 @@ enum VP8LPredictorEncoding {
                     let end = min(width, (tx &+ 1) << bits)
                     while x < end {
                         let i = row &+ x
-                        out[i] = subtractPixels(p[i], predict(mode, p, i, width))
+                        out[i] = residual(i, predict(mode, p, i, width))
                         x &+= 1
                     }
                 }
