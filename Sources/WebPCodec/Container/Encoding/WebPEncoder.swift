@@ -19,14 +19,14 @@ public struct WebPEncoder: ImageEncoding {
         self.options = options
     }
 
-    /// Checks the canvas: width and height 1…16384 (the VP8L header's 14 bits; every frame of
+    /// Checks the canvas: width and height 1…16383 (libwebp's limit; every frame of
     /// an animation may cover the canvas), a loop count of 16 bits. Lossy WebP is not written.
     public mutating func begin(_ canvas: EncodingCanvas, to sink: inout some ByteSink) throws(EncodingError) {
         guard self.canvas == nil, !finished else { throw .invalidRequest("begin called twice") }
         guard options.lossless else { throw .unsupported("lossy WebP encoding is not implemented; use lossless") }
         guard canvas.width > 0, canvas.height > 0 else { throw .invalidRequest("canvas width and height must be positive") }
         guard canvas.width <= VP8LEncoder.maxDimension, canvas.height <= VP8LEncoder.maxDimension else {
-            throw .limitExceeded("WebP width and height are at most 16384")
+            throw .limitExceeded("WebP width and height are at most 16383")
         }
         guard (0...65535).contains(canvas.loopCount) else { throw .invalidRequest("loop count must be within 0...65535") }
         self.canvas = canvas

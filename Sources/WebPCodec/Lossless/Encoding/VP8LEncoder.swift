@@ -5,15 +5,16 @@ import CodecCore
 /// image. Exact: the decoder gives back every pixel, except that without `exact` the colour of
 /// fully transparent pixels is not kept (they become transparent black, as cwebp does).
 public enum VP8LEncoder {
-    /// RFC 9649 3.2: width and height are stored minus one in 14 bits.
-    public static let maxDimension = 1 << 14
+    /// RFC 9649 3.2 stores width and height minus one in 14 bits; libwebp (WEBP_MAX_DIMENSION)
+    /// and so every WebP encoder and decoder it backs stop at 16383, as here.
+    public static let maxDimension = 16383
 
     /// The VP8L bitstream of `rgba` (RGBA8, straight alpha, `width × height × 4` bytes).
     public static func encode(rgba: UnsafeBufferPointer<UInt8>, width: Int, height: Int, effort: Int,
                               exact: Bool) throws(EncodingError) -> [UInt8] {
         guard width > 0, height > 0 else { throw .invalidRequest("frame width and height must be positive") }
         guard width <= maxDimension, height <= maxDimension else {
-            throw .limitExceeded("WebP width and height are at most 16384")
+            throw .limitExceeded("WebP width and height are at most 16383")
         }
         guard rgba.count >= width * height * 4 else { throw .invalidRequest("pixels do not match the size") }
         var argb = [UInt32](unsafeUninitializedCapacity: width * height) { out, count in
