@@ -7,10 +7,12 @@
 #   Fuzz/run.sh jpeg 1800
 #   Fuzz/run.sh webp 1800
 #   Fuzz/run.sh jpeg-encode 1800
+#   Fuzz/run.sh webp-encode 1800
 # FORMAT: png (FuzzPNG), gif (FuzzGIF), gif-encode (FuzzGIFEncode, the GIF encoder), jpeg (FuzzJPEG),
 # webp (FuzzWebP), encode (FuzzEncode, the PNG/APNG encoders: the input is a recipe of sizes,
 # colours, options and pixels) or jpeg-encode (FuzzJPEGEncode: random images and settings through
-# the JPEG encoder, decoded back). SECONDS: total fuzzing time (default 1800).
+# the JPEG encoder, decoded back) or webp-encode (FuzzWebPEncode: random images, animations and
+# settings through the lossless WebP encoder, decoded back). SECONDS: total fuzzing time (default 1800).
 # Works from any directory. Corpus: Fuzz/corpus-<format>/ (gitignored); crash-*, timeout-*
 # and leak-* files land in Fuzz/ (also gitignored): move reproducers to Fuzz/findings/.
 set -euo pipefail
@@ -68,8 +70,14 @@ case "$format" in
     seed_dirs=("$root/Conformance/fixtures/jpeg-encoder")
     seed_name='*.p[gp]m'
     ;;
+  webp-encode)
+    product=FuzzWebPEncode
+    # Any bytes are a request: seed with small inputs of the PNG fixtures.
+    seed_dirs=("$root/Conformance/fixtures/png")
+    seed_name='*'
+    ;;
   *)
-    echo "usage: $0 png|gif|gif-encode|jpeg|webp|encode|jpeg-encode [SECONDS] [libFuzzer flags...]" >&2
+    echo "usage: $0 png|gif|gif-encode|jpeg|webp|encode|jpeg-encode|webp-encode [SECONDS] [libFuzzer flags...]" >&2
     exit 2
     ;;
 esac

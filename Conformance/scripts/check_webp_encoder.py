@@ -10,8 +10,9 @@
    `cwebp -lossless` (effort 9: `cwebp -lossless -z 9`): geometric mean per kind and overall.
 2. Animations: the animated GIFs of the corpus that giflib reads (scripts/gif_composite.c,
    browser compositing) are encoded by our tool; libwebp's WebPAnimDecoder
-   (scripts/webp_anim.c) must give giflib's frames. Size against `gif2webp` (lossless,
-   its defaults).
+   (scripts/webp_anim.c) must give giflib's frames and display times (a frame equal to the one
+   before is merged into it, as gif2webp does). Size against `gif2webp` (lossless, its
+   defaults; it keeps no ICC profile by default, ours carries it).
 
 usage: check_webp_encoder.py [--effort N] [--exact] [--encoder CMD] [--corpus DIR] [--kodak N]
                              [--skip-stills] [--skip-animations] [--gifs N]
@@ -129,6 +130,17 @@ def check_stills(args, tmp):
     return not failures
 
 
+def timeline(frames):
+    """[(sha, ms)] with consecutive equal images merged, their times added."""
+    out = []
+    for image, ms in frames:
+        if out and out[-1][0] == image:
+            out[-1] = (image, out[-1][1] + ms)
+        else:
+            out.append((image, ms))
+    return out
+
+
 def check_animations(args, tmp):
     giflib, anim = Giflib(), AnimDecoder()
     rows, failures = [], []
@@ -147,10 +159,13 @@ def check_animations(args, tmp):
                 # Our decoder may refuse what giflib reads (a hostile file): not a round trip.
                 continue
             back = anim.run(ours)
-            want = [f["sha"] for f in ref["frames"]]
-            got = [f[1] for f in back["frames"]]
+            # A frame equal to the one before is merged into it (as gif2webp does): compare what
+            # is shown when, frame images with their display times in milliseconds.
+            want = timeline([(f["sha"], int(f["delay"]) * 10) for f in ref["frames"]])
+            stamps = [0] + [f[2] for f in back["frames"]]
+            got = timeline([(f[1], stamps[i + 1] - stamps[i]) for i, f in enumerate(back["frames"])])
             if back["status"] != "ok" or got != want:
-                failures.append((rel, "WebPAnimDecoder: %s, %d frames vs %d" % (back["status"], len(got), len(want))))
+                failures.append((rel, "WebPAnimDecoder: %s, %d shown frames vs %d" % (back["status"], len(got), len(want))))
                 continue
             q, t2 = run(["gif2webp", "-quiet", str(path), "-o", str(g2w)])
             gsize = g2w.stat().st_size if q.returncode == 0 else None

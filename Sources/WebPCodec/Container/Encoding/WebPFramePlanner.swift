@@ -37,7 +37,10 @@ struct WebPFramePlanner {
             for i in target.indices where target[i] < 0x0100_0000 { target[i] = 0 }
         }
         var best: Frame?
+        var bestBase = canvas
         var bestDisposesPrevious = false
+        // Below effort 7 the choices are compared by fast encodings and the winner is encoded again.
+        let trialEffort = effort >= 7 ? effort : min(effort, 1)
         var states: [(disposes: Bool, pixels: [UInt32])] = [(false, canvas)]
         if let previous = frames.last, effort >= 3 {
             var cleared = canvas
@@ -60,15 +63,22 @@ struct WebPFramePlanner {
                 continue
             }
             for blend in [false, true] {
-                guard let candidate = encode(target, over: state.pixels, rect: rect, blend: blend, duration: duration)
+                guard let candidate = encode(target, over: state.pixels, rect: rect, blend: blend, duration: duration,
+                                             effort: trialEffort)
                 else { continue }
                 if best.map({ candidate.vp8l.count < $0.vp8l.count }) ?? true {
                     best = candidate
+                    bestBase = state.pixels
                     bestDisposesPrevious = state.disposes
                 }
             }
         }
-        let frame = best ?? encode(target, over: states[0].pixels, rect: (0, 0, 1, 1), blend: false, duration: duration)
+        var frame = best ?? encode(target, over: states[0].pixels, rect: (0, 0, 1, 1), blend: false, duration: duration,
+                                   effort: effort)
+        if let chosen = best, trialEffort != effort {
+            frame = encode(target, over: bestBase, rect: (chosen.x, chosen.y, chosen.width, chosen.height),
+                           blend: chosen.blend, duration: duration, effort: effort)
+        }
         if bestDisposesPrevious { frames[frames.count - 1].disposeToBackground = true }
         if let frame { frames.append(frame) }
         canvas = target
@@ -104,7 +114,7 @@ struct WebPFramePlanner {
     /// opaque (the decoder copies opaque pixels as they are and keeps the canvas under
     /// transparent ones). Nil when `blend` cannot give `target`.
     private func encode(_ target: [UInt32], over base: [UInt32], rect: (x: Int, y: Int, width: Int, height: Int),
-                        blend: Bool, duration: Int) -> Frame? {
+                        blend: Bool, duration: Int, effort: Int) -> Frame? {
         var sub = [UInt32](repeating: 0, count: rect.width * rect.height)
         var hasAlpha = false
         for y in 0..<rect.height {
