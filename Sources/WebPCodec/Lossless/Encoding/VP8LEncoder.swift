@@ -145,10 +145,13 @@ public enum VP8LEncoder {
             var tokens = references.tokens(p, width: width)
             let cacheBits = VP8LColorCacheSelection.bestBits(tokens, pixels: p, maxBits: settings.maxCacheBits)
             VP8LColorCacheSelection.apply(&tokens, pixels: p, bits: cacheBits)
-            if settings.optimalParse {
+            let matches = settings.optimalParses > 0 ? references.matches(p, width: width) : nil
+            for _ in 0..<settings.optimalParses {
+                guard let matches else { break }
                 var histogram = VP8LHistogram(cacheBits: cacheBits)
                 for token in tokens { histogram.add(token) }
-                tokens = references.optimalTokens(p, width: width, model: VP8LCostModel(histogram), cacheBits: cacheBits)
+                tokens = references.optimalTokens(p, width: width, matches: matches, model: VP8LCostModel(histogram),
+                                                  cacheBits: cacheBits)
                 VP8LColorCacheSelection.apply(&tokens, pixels: p, bits: cacheBits)
             }
             let entropyImage = settings.entropyImageBits == 0 ? nil

@@ -5,8 +5,8 @@ struct VP8LEncoderSettings {
     var chainSteps: Int
     var lazyMatching: Bool
     var minCopyLength: Int
-    /// Whether the greedy parse is followed by a cost-driven one (``VP8LOptimalParse``).
-    var optimalParse: Bool
+    /// Cost-driven parses (``VP8LOptimalParse``) after the greedy one, each priced by the last.
+    var optimalParses: Int
     var predictorModes: [Int]
     var predictorBits: Int
     var crossColorBits: Int
@@ -24,7 +24,7 @@ struct VP8LEncoderSettings {
         chainSteps = [4, 8, 12, 16, 24, 32, 64, 128, 256, 512][e]
         lazyMatching = e >= 6
         minCopyLength = 4
-        optimalParse = e >= 4
+        optimalParses = e >= 8 ? 3 : e >= 6 ? 2 : e >= 4 ? 1 : 0
         predictorModes = e <= 1 ? [1, 2, 11, 12] : Array(0..<VP8LPredictorEncoding.modeCount)
         predictorBits = e <= 2 ? 5 : 4
         crossColorBits = e <= 2 ? 6 : 5
@@ -33,13 +33,5 @@ struct VP8LEncoderSettings {
         entropyImageBits = e <= 3 ? 0 : e <= 6 ? 6 : 5
         maxGroups = e <= 6 ? 16 : 64
         tryAllTransforms = e >= 7
-        minCopyLength = Knob.int("K_MINLEN", minCopyLength)
-        predictorBits = Knob.int("K_PBITS", predictorBits)
-        crossColorBits = Knob.int("K_CBITS", crossColorBits)
-        useCrossColor = Knob.int("K_CC", 1) == 1 && useCrossColor
-        maxCacheBits = Knob.int("K_CACHE", maxCacheBits)
-        entropyImageBits = Knob.int("K_EBITS", entropyImageBits)
-        maxGroups = Knob.int("K_GROUPS", maxGroups)
-        optimalParse = Knob.int("K_OPT", optimalParse ? 1 : 0) == 1
     }
 }

@@ -6,12 +6,38 @@ extension VP8LBackwardReferences {
     /// Lengths tried below the full match length.
     static let shortenedLengths = 16
 
-    func optimalTokens(_ pixels: UnsafeBufferPointer<UInt32>, width: Int, model: VP8LCostModel,
+    /// The match found at each position (length and distance; a long match's tail positions
+    /// take it over, one shorter, instead of searching again).
+    struct Matches {
+        var length: [UInt16]
+        var distance: [Int32]
+    }
+
+    func matches(_ pixels: UnsafeBufferPointer<UInt32>, width: Int) -> Matches {
+        let n = pixels.count
+        var result = Matches(length: [UInt16](repeating: 0, count: n), distance: [Int32](repeating: 0, count: n))
+        guard n > 0, let p = pixels.baseAddress else { return result }
+        let chain = Self.hashChain(p, count: n)
+        chain.withUnsafeBufferPointer { chain in
+            var carried = (length: 0, distance: 0)
+            for i in 0..<n {
+                if carried.length > Self.shortenedLengths {
+                    carried = (carried.length - 1, carried.distance)
+                } else {
+                    carried = bestMatch(p, count: n, at: i, width: width, chain: chain)
+                }
+                result.length[i] = UInt16(carried.length)
+                result.distance[i] = Int32(carried.distance)
+            }
+        }
+        return result
+    }
+
+    func optimalTokens(_ pixels: UnsafeBufferPointer<UInt32>, width: Int, matches: Matches, model: VP8LCostModel,
                        cacheBits: Int) -> [VP8LToken] {
         let n = pixels.count
         guard n > 0, let p = pixels.baseAddress else { return [] }
         let hits = Self.cacheHitCosts(p, count: n, cacheBits: cacheBits, model: model)
-        let chain = Self.hashChain(p, count: n)
         var cost = [Float](repeating: .infinity, count: n + 1)
         // Per position reached by a copy: its length (0: a literal) and its distance.
         var stepLength = [UInt16](repeating: 0, count: n + 1)
@@ -19,46 +45,37 @@ extension VP8LBackwardReferences {
         cost[0] = 0
         VP8LPrefixEncoding.planeCodes.withUnsafeBufferPointer { planes in
             VP8LBackwardReference.distanceMap.withUnsafeBufferPointer { map in
-                chain.withUnsafeBufferPointer { chain in
-                    cost.withUnsafeMutableBufferPointer { cost in
-                        var carried = (length: 0, distance: 0)
-                        for i in 0..<n {
-                            let here = cost[i]
-                            let literal = min(model.literalCost(p[i]), hits[i])
-                            if here + literal < cost[i + 1] {
-                                cost[i + 1] = here + literal
-                                stepLength[i + 1] = 0
+                cost.withUnsafeMutableBufferPointer { cost in
+                    for i in 0..<n {
+                        let here = cost[i]
+                        let literal = min(model.literalCost(p[i]), hits[i])
+                        if here + literal < cost[i + 1] {
+                            cost[i + 1] = here + literal
+                            stepLength[i + 1] = 0
+                        }
+                        let match = (length: Int(matches.length[i]), distance: Int(matches.distance[i]))
+                        guard match.length >= 2 else { continue }
+                        let code = VP8LPrefixEncoding.distanceCode(match.distance, width: width,
+                                                                    planeCodes: planes.baseAddress!, map: map.baseAddress!)
+                        let base = here + model.distanceCost(code)
+                        var k = match.length
+                        let lowest = max(2, match.length - Self.shortenedLengths)
+                        while k >= lowest {
+                            let c = base + model.lengthCost(k)
+                            if c < cost[i + k] {
+                                cost[i + k] = c
+                                stepLength[i + k] = UInt16(k)
+                                stepDistance[i + k] = Int32(code)
                             }
-                            var match: (length: Int, distance: Int)
-                            if carried.length > Self.shortenedLengths {
-                                match = (carried.length - 1, carried.distance)
-                            } else {
-                                match = bestMatch(p, count: n, at: i, width: width, chain: chain)
-                            }
-                            carried = match
-                            guard match.length >= 2 else { continue }
-                            let code = VP8LPrefixEncoding.distanceCode(match.distance, width: width,
-                                                                        planeCodes: planes.baseAddress!, map: map.baseAddress!)
-                            let base = here + model.distanceCost(code)
-                            var k = match.length
-                            let lowest = max(2, match.length - Self.shortenedLengths)
-                            while k >= lowest {
+                            k -= 1
+                        }
+                        if match.length > Self.shortenedLengths {
+                            for k in 2...min(Self.shortenedLengths, match.length) {
                                 let c = base + model.lengthCost(k)
                                 if c < cost[i + k] {
                                     cost[i + k] = c
                                     stepLength[i + k] = UInt16(k)
                                     stepDistance[i + k] = Int32(code)
-                                }
-                                k -= 1
-                            }
-                            if match.length > Self.shortenedLengths {
-                                for k in 2...min(Self.shortenedLengths, match.length) {
-                                    let c = base + model.lengthCost(k)
-                                    if c < cost[i + k] {
-                                        cost[i + k] = c
-                                        stepLength[i + k] = UInt16(k)
-                                        stepDistance[i + k] = Int32(code)
-                                    }
                                 }
                             }
                         }

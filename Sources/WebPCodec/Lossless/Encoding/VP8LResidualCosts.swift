@@ -28,7 +28,8 @@ struct VP8LResidualCosts {
         }
     }
 
-    /// The cost of the residuals `residual(i)` over a rectangle.
+    /// The cost of the residuals `residual(i)` over a rectangle under the counts so far. (The
+    /// rectangle's own entropy, added as libwebp does, made files larger here: tried and left out.)
     @inline(__always)
     func tileCost(_ p: UnsafePointer<UInt32>, width: Int, x0: Int, x1: Int, y0: Int, y1: Int,
                   _ residual: (Int) -> UInt32) -> Int {
@@ -61,6 +62,21 @@ struct VP8LResidualCosts {
                     c[768 &+ Int(r & 0xFF)] &+= 1
                 }
             }
+        }
+    }
+
+    /// `n · log2(n)` in fixed point (``one`` = 1 bit) for counts up to a 64×64 tile.
+    static let nLog2n: [Int32] = (0...4096).map { n in
+        n == 0 ? 0 : Int32(Double(n) * VP8LLog.log2(Double(n)) * Double(one))
+    }
+
+    /// Entropy bits (fixed point) of 256 counts summing to `total` (at most 4096).
+    @inline(__always)
+    static func entropy(_ counts: UnsafeMutableBufferPointer<Int32>, total: Int) -> Int {
+        nLog2n.withUnsafeBufferPointer { t in
+            var sum = 0
+            for v in 0..<256 where counts[v] != 0 { sum &+= Int(t[Int(counts[v])]) }
+            return Int(t[min(total, 4096)]) &- sum
         }
     }
 }
