@@ -142,10 +142,11 @@ public enum VP8LEncoder {
         let references = VP8LBackwardReferences(maxChainSteps: settings.chainSteps, minLength: settings.minCopyLength,
                                                 lazy: settings.lazyMatching)
         pixels.withUnsafeBufferPointer { p in
-            var tokens = references.tokens(p, width: width)
+            let matches = settings.optimalParses > 0 ? references.matches(p, width: width) : nil
+            var tokens = matches.map { references.greedyTokens(p, width: width, matches: $0) }
+                ?? references.tokens(p, width: width)
             let cacheBits = VP8LColorCacheSelection.bestBits(tokens, pixels: p, maxBits: settings.maxCacheBits)
             VP8LColorCacheSelection.apply(&tokens, pixels: p, bits: cacheBits)
-            let matches = settings.optimalParses > 0 ? references.matches(p, width: width) : nil
             for _ in 0..<settings.optimalParses {
                 guard let matches else { break }
                 var histogram = VP8LHistogram(cacheBits: cacheBits)

@@ -33,6 +33,36 @@ extension VP8LBackwardReferences {
         return result
     }
 
+    /// The greedy parse over precomputed `matches` (what ``tokens(_:width:)`` does without
+    /// searching again): a copy wherever the match is at least ``minLength`` long, unless
+    /// (`lazy`) the next position's is longer by more than one.
+    func greedyTokens(_ pixels: UnsafeBufferPointer<UInt32>, width: Int, matches: Matches) -> [VP8LToken] {
+        let n = pixels.count
+        var tokens: [VP8LToken] = []
+        guard n > 0, let p = pixels.baseAddress else { return tokens }
+        VP8LPrefixEncoding.planeCodes.withUnsafeBufferPointer { planes in
+            VP8LBackwardReference.distanceMap.withUnsafeBufferPointer { map in
+                var i = 0
+                while i < n {
+                    var length = Int(matches.length[i])
+                    if lazy && length >= minLength && length < 64 && i + 1 < n && Int(matches.length[i + 1]) > length + 1 {
+                        length = 0
+                    }
+                    if length >= minLength {
+                        let code = VP8LPrefixEncoding.distanceCode(Int(matches.distance[i]), width: width,
+                                                                    planeCodes: planes.baseAddress!, map: map.baseAddress!)
+                        tokens.append(.copy(length: length, distanceCode: code))
+                        i += length
+                    } else {
+                        tokens.append(.literal(p[i]))
+                        i += 1
+                    }
+                }
+            }
+        }
+        return tokens
+    }
+
     func optimalTokens(_ pixels: UnsafeBufferPointer<UInt32>, width: Int, matches: Matches, model: VP8LCostModel,
                        cacheBits: Int) -> [VP8LToken] {
         let n = pixels.count
