@@ -24,7 +24,7 @@ struct VP8LEncoderSettings {
         chainSteps = [4, 8, 12, 16, 24, 32, 64, 128, 256, 512][e]
         lazyMatching = e >= 6
         minCopyLength = 4
-        optimalParses = e >= 8 ? 3 : e >= 6 ? 2 : e >= 4 ? 1 : 0
+        optimalParses = e >= 8 ? 3 : e >= 5 ? 2 : e >= 4 ? 1 : 0
         predictorModes = e <= 1 ? [1, 2, 11, 12] : Array(0..<VP8LPredictorEncoding.modeCount)
         predictorBits = e <= 2 ? 5 : 4
         crossColorBits = e <= 2 ? 6 : 5
