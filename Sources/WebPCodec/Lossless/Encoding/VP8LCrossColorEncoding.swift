@@ -87,25 +87,18 @@ enum VP8LCrossColorEncoding {
         return best
     }
 
-    /// The cost of a channel's values over a tile: their entropy within the tile plus their
-    /// cost under the counts of the tiles before (``VP8LResidualCosts``).
+    /// The cost of a channel's values over a tile under the counts of the tiles before
+    /// (``VP8LResidualCosts``). (Adding the tile's own entropy saved 0.1–0.2% for 3× the time
+    /// of this search: left out.)
     @inline(__always)
     static func cost(_ p: UnsafePointer<UInt32>, width: Int, x0: Int, x1: Int, y0: Int, y1: Int,
                      table: UnsafePointer<Int32>, _ value: (UInt32) -> Int) -> Int {
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 256) { counts in
-            counts.initialize(repeating: 0)
-            var cross = 0
-            for y in y0..<y1 {
-                let row = y &* width
-                for x in x0..<x1 {
-                    let v = value(p[row &+ x]) & 0xFF
-                    cross &+= Int(table[v])
-                    counts[v] &+= 1
-                }
-            }
-            let own = VP8LResidualCosts.entropy(counts, total: (x1 - x0) * (y1 - y0))
-            return own &+ cross
+        var total = 0
+        for y in y0..<y1 {
+            let row = y &* width
+            for x in x0..<x1 { total &+= Int(table[value(p[row &+ x]) & 0xFF]) }
         }
+        return total
     }
 
     @inline(__always)

@@ -64,19 +64,4 @@ struct VP8LResidualCosts {
             }
         }
     }
-
-    /// `n · log2(n)` in fixed point (``one`` = 1 bit) for counts up to a 64×64 tile.
-    static let nLog2n: [Int32] = (0...4096).map { n in
-        n == 0 ? 0 : Int32(Double(n) * VP8LLog.log2(Double(n)) * Double(one))
-    }
-
-    /// Entropy bits (fixed point) of 256 counts summing to `total` (at most 4096).
-    @inline(__always)
-    static func entropy(_ counts: UnsafeMutableBufferPointer<Int32>, total: Int) -> Int {
-        nLog2n.withUnsafeBufferPointer { t in
-            var sum = 0
-            for v in 0..<256 where counts[v] != 0 { sum &+= Int(t[Int(counts[v])]) }
-            return Int(t[min(total, 4096)]) &- sum
-        }
-    }
 }
