@@ -111,6 +111,8 @@ enum WebPAnimationWriter {
         // An ANMF chunk: 8 header bytes, 16 bytes of fields, the VP8L chunk (8 + padded payload).
         let frameBytes = frames.reduce(0) { $0 + 32 + ($1.vp8l.count + 1) & ~1 }
         let total = head.reduce(0) { $0 + $1.count } + frameBytes + tail.reduce(0) { $0 + $1.count }
+        // RFC 9649 2.4: the RIFF size is 32 bits.
+        guard total <= Int(UInt32.max) - 4 else { throw .limitExceeded("a WebP file holds at most 4 GiB") }
         try sink.write(WebPChunkWriter.riffHeader(chunkBytes: total))
         for chunk in head { try sink.write(chunk) }
         for f in frames {

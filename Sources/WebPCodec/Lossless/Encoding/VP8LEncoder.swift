@@ -3,29 +3,11 @@ import CodecCore
 /// Encodes a VP8L bitstream (RFC 9649): the header, the transforms (subtract green, predictor
 /// and cross colour for photos; colour indexing for ≤ 256 colours), then the entropy-coded
 /// image. Exact: the decoder gives back every pixel, except that without `exact` the colour of
-/// fully transparent pixels is not kept (they become transparent black, as cwebp does).
+/// fully transparent pixels is not kept (it is chosen to compress best, as cwebp does).
 public enum VP8LEncoder {
     /// RFC 9649 3.2 stores width and height minus one in 14 bits; libwebp (WEBP_MAX_DIMENSION)
     /// and so every WebP encoder and decoder it backs stop at 16383, as here.
     public static let maxDimension = 16383
-
-    /// The VP8L bitstream of `rgba` (RGBA8, straight alpha, `width × height × 4` bytes).
-    public static func encode(rgba: UnsafeBufferPointer<UInt8>, width: Int, height: Int, effort: Int,
-                              exact: Bool) throws(EncodingError) -> [UInt8] {
-        guard width > 0, height > 0 else { throw .invalidRequest("frame width and height must be positive") }
-        guard width <= maxDimension, height <= maxDimension else {
-            throw .limitExceeded("WebP width and height are at most 16383")
-        }
-        guard rgba.count >= width * height * 4 else { throw .invalidRequest("pixels do not match the size") }
-        var argb = [UInt32](unsafeUninitializedCapacity: width * height) { out, count in
-            for i in 0..<(width * height) {
-                let o = i &* 4
-                out[i] = UInt32(rgba[o &+ 3]) << 24 | UInt32(rgba[o]) << 16 | UInt32(rgba[o &+ 1]) << 8 | UInt32(rgba[o &+ 2])
-            }
-            count = width * height
-        }
-        return encode(argb: &argb, width: width, height: height, effort: effort, exact: exact)
-    }
 
     /// The VP8L bitstream of ARGB pixels (alpha in the top byte); `argb` may be changed.
     static func encode(argb: inout [UInt32], width: Int, height: Int, effort: Int, exact: Bool) -> [UInt8] {
