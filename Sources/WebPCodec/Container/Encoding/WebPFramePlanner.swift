@@ -36,11 +36,6 @@ struct WebPFramePlanner {
         if !exact {
             for i in target.indices where target[i] < 0x0100_0000 { target[i] = 0 }
         }
-        var best: Frame?
-        var bestBase = canvas
-        var bestDisposesPrevious = false
-        // Below effort 7 the choices are compared by fast encodings and the winner is encoded again.
-        let trialEffort = effort >= 7 ? effort : min(effort, 1)
         var states: [(disposes: Bool, pixels: [UInt32])] = [(false, canvas)]
         if let previous = frames.last, effort >= 3 {
             var cleared = canvas
@@ -49,6 +44,7 @@ struct WebPFramePlanner {
             }
             states.append((true, cleared))
         }
+        var candidates: [Candidate] = []
         for state in states {
             guard let rect = changedRect(target, state.pixels) else {
                 if !state.disposes, !frames.isEmpty {
@@ -63,25 +59,46 @@ struct WebPFramePlanner {
                 continue
             }
             for blend in [false, true] {
-                guard let candidate = encode(target, over: state.pixels, rect: rect, blend: blend, duration: duration,
-                                             effort: trialEffort)
-                else { continue }
-                if best.map({ candidate.vp8l.count < $0.vp8l.count }) ?? true {
-                    best = candidate
-                    bestBase = state.pixels
-                    bestDisposesPrevious = state.disposes
+                if let c = candidate(target, over: state.pixels, rect: rect, blend: blend, disposes: state.disposes) {
+                    candidates.append(c)
                 }
             }
         }
-        var frame = best ?? encode(target, over: states[0].pixels, rect: (0, 0, 1, 1), blend: false, duration: duration,
-                                   effort: effort)
-        if let chosen = best, trialEffort != effort {
-            frame = encode(target, over: bestBase, rect: (chosen.x, chosen.y, chosen.width, chosen.height),
-                           blend: chosen.blend, duration: duration, effort: effort)
+        if candidates.isEmpty, let c = candidate(target, over: canvas, rect: (0, 0, 1, 1), blend: false, disposes: false) {
+            candidates.append(c)
         }
-        if bestDisposesPrevious { frames[frames.count - 1].disposeToBackground = true }
-        if let frame { frames.append(frame) }
+        // Several choices are compared by encoding each; below effort 7 by fast encodings, the
+        // winner then encoded again at the effort asked.
+        let trialEffort = effort >= 7 || candidates.count == 1 ? effort : min(effort, 1)
+        var best: (candidate: Candidate, vp8l: [UInt8])?
+        for c in candidates {
+            var pixels = c.pixels
+            let vp8l = VP8LEncoder.encode(argb: &pixels, width: c.rect.width, height: c.rect.height, effort: trialEffort,
+                                          exact: exact)
+            if best.map({ vp8l.count < $0.vp8l.count }) ?? true { best = (c, vp8l) }
+        }
+        guard let best else { return }
+        let chosen = best.candidate
+        var vp8l = best.vp8l
+        if trialEffort != effort {
+            var pixels = chosen.pixels
+            vp8l = VP8LEncoder.encode(argb: &pixels, width: chosen.rect.width, height: chosen.rect.height, effort: effort,
+                                      exact: exact)
+        }
+        if chosen.disposesPrevious { frames[frames.count - 1].disposeToBackground = true }
+        frames.append(Frame(x: chosen.rect.x, y: chosen.rect.y, width: chosen.rect.width, height: chosen.rect.height,
+                            duration: duration, blend: chosen.blend, vp8l: vp8l, hasAlpha: chosen.hasAlpha))
         canvas = target
+    }
+
+    /// One way to draw a frame: its rectangle's pixels, blended or not, over the canvas left
+    /// as it is or with the previous frame disposed.
+    private struct Candidate {
+        var rect: (x: Int, y: Int, width: Int, height: Int)
+        var blend: Bool
+        var disposesPrevious: Bool
+        var pixels: [UInt32]
+        var hasAlpha: Bool
     }
 
     /// The bounding box of the pixels that differ, its origin moved to even coordinates; nil
@@ -112,17 +129,20 @@ struct WebPFramePlanner {
     /// The frame drawing `rect` of `target` over `base`: replacing it, or (`blend`) blended
     /// with the unchanged pixels transparent, which only works when every changed pixel is
     /// opaque (the decoder copies opaque pixels as they are and keeps the canvas under
-    /// transparent ones). Nil when `blend` cannot give `target`.
-    private func encode(_ target: [UInt32], over base: [UInt32], rect: (x: Int, y: Int, width: Int, height: Int),
-                        blend: Bool, duration: Int, effort: Int) -> Frame? {
+    /// transparent ones). Nil when `blend` cannot give `target`, or gives what replacing gives
+    /// (no unchanged pixel in the rectangle).
+    private func candidate(_ target: [UInt32], over base: [UInt32], rect: (x: Int, y: Int, width: Int, height: Int),
+                           blend: Bool, disposes: Bool) -> Candidate? {
         var sub = [UInt32](repeating: 0, count: rect.width * rect.height)
         var hasAlpha = false
+        var cleared = false
         for y in 0..<rect.height {
             for x in 0..<rect.width {
                 let i = (rect.y + y) * width + rect.x + x
                 var pixel = target[i]
                 if blend {
                     if pixel == base[i] {
+                        cleared = cleared || pixel != 0
                         pixel = 0
                     } else if pixel >> 24 != 0xFF {
                         return nil
@@ -132,9 +152,8 @@ struct WebPFramePlanner {
                 sub[y * rect.width + x] = pixel
             }
         }
-        let vp8l = VP8LEncoder.encode(argb: &sub, width: rect.width, height: rect.height, effort: effort, exact: exact)
-        return Frame(x: rect.x, y: rect.y, width: rect.width, height: rect.height, duration: duration, blend: blend,
-                     vp8l: vp8l, hasAlpha: hasAlpha)
+        if blend && !cleared { return nil }
+        return Candidate(rect: rect, blend: blend, disposesPrevious: disposes, pixels: sub, hasAlpha: hasAlpha)
     }
 }
 
