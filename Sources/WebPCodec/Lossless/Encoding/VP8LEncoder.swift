@@ -107,7 +107,7 @@ public enum VP8LEncoder {
         writer.write(0, 1)
         // Index images (graphics, mostly) gain from long chains far more than photos do.
         var indexSettings = settings
-        indexSettings.chainSteps *= 2
+        indexSettings.chainSteps = min(settings.chainSteps * 2, 512)
         writeMainImage(indices, width: packedWidth, indexSettings, to: &writer)
         return writer.finish()
     }
