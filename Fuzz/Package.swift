@@ -48,6 +48,11 @@ let package = Package(
             name: "FuzzEncode",
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
         ),
+        // The lossless WebP encoder: random images, animations and settings, decoded back.
+        .executableTarget(
+            name: "FuzzWebPEncode",
+            dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
+        ),
         .executableTarget(
             name: "FuzzWebP",
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]

@@ -8,10 +8,12 @@
 #   Fuzz/run.sh webp 1800
 #   Fuzz/run.sh jpeg-encode 1800
 #   Fuzz/run.sh jpeg-transcode 1800   (the lossless transcoder: two setting bytes, then a JPEG)
+#   Fuzz/run.sh webp-encode 1800
 # FORMAT: png (FuzzPNG), gif (FuzzGIF), gif-encode (FuzzGIFEncode, the GIF encoder), jpeg (FuzzJPEG),
 # webp (FuzzWebP), encode (FuzzEncode, the PNG/APNG encoders: the input is a recipe of sizes,
 # colours, options and pixels) or jpeg-encode (FuzzJPEGEncode: random images and settings through
-# the JPEG encoder, decoded back). SECONDS: total fuzzing time (default 1800).
+# the JPEG encoder, decoded back) or webp-encode (FuzzWebPEncode: random images, animations and
+# settings through the lossless WebP encoder, decoded back). SECONDS: total fuzzing time (default 1800).
 # Works from any directory. Corpus: Fuzz/corpus-<format>/ (gitignored); crash-*, timeout-*
 # and leak-* files land in Fuzz/ (also gitignored): move reproducers to Fuzz/findings/.
 set -euo pipefail
@@ -76,8 +78,14 @@ case "$format" in
     seed_name='*.jp*g'
     seed_prefix='\000\000'   # printf format: two zero bytes
     ;;
+  webp-encode)
+    product=FuzzWebPEncode
+    # Any bytes are a request: seed with small inputs of the PNG fixtures.
+    seed_dirs=("$root/Conformance/fixtures/png")
+    seed_name='*'
+    ;;
   *)
-    echo "usage: $0 png|gif|gif-encode|jpeg|webp|encode|jpeg-encode|jpeg-transcode [SECONDS] [libFuzzer flags...]" >&2
+    echo "usage: $0 png|gif|gif-encode|jpeg|webp|encode|jpeg-encode|jpeg-transcode|webp-encode [SECONDS] [libFuzzer flags...]" >&2
     exit 2
     ;;
 esac

@@ -1,6 +1,6 @@
 /// Finding a byte value in a buffer eight bytes at a time, for the scans over JPEG entropy-coded
 /// data that look for the 0xFF of a stuffed byte or a marker (T.81 B.1.1.5, F.1.2.3).
-public enum ByteSearch {
+package enum ByteSearch {
     /// The index of the first 0xFF in `base[0..<count]`, or `count` when there is none.
     ///
     /// Eight bytes are tested at once: in `x = ~word` a byte 0xFF becomes zero, and
@@ -9,7 +9,7 @@ public enum ByteSearch {
     /// on a little-endian load, marks the first 0xFF. ``firstFFScalar(_:count:)`` is the
     /// byte-at-a-time twin a test holds equal.
     @inlinable
-    public static func firstFF(_ base: UnsafePointer<UInt8>, count: Int) -> Int {
+    package static func firstFF(_ base: UnsafePointer<UInt8>, count: Int) -> Int {
         var i = 0
         #if _endian(little)
         let raw = UnsafeRawPointer(base)
@@ -26,7 +26,7 @@ public enum ByteSearch {
 
     /// ``firstFF(_:count:)`` one byte at a time.
     @inlinable
-    public static func firstFFScalar(_ base: UnsafePointer<UInt8>, count: Int) -> Int {
+    package static func firstFFScalar(_ base: UnsafePointer<UInt8>, count: Int) -> Int {
         var i = 0
         while i < count && base[i] != 0xFF { i &+= 1 }
         return i

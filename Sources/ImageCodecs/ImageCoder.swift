@@ -112,4 +112,11 @@ public struct WebPCoder: ImageCoder {
     public func makeDecoder(options: DecodingOptions) -> any ImageDecoding {
         WebPDecoder(options: options)
     }
+
+    public var canEncode: Bool { true }
+
+    /// Lossless (VP8L) stills and animations; lossy WebP is refused with `unsupported`.
+    public func makeEncoder(options: EncodingOptions) throws(EncodingError) -> any ImageEncoding {
+        WebPEncoder(options: options)
+    }
 }

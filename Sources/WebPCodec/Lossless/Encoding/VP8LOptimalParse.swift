@@ -1,0 +1,147 @@
+/// The cost-driven LZ77 parse: the cheapest path from the first pixel to the last, where each
+/// step is a literal (or a colour cache hit, whose presence does not depend on the path: the
+/// cache takes every pixel in scan order) or a copy of the match found at that position,
+/// whole or shortened, priced by a ``VP8LCostModel`` of a first, greedy parse.
+extension VP8LBackwardReferences {
+    /// Lengths tried below the full match length.
+    static let shortenedLengths = 16
+
+    /// The match found at each position (length and distance; a long match's tail positions
+    /// take it over, one shorter, instead of searching again).
+    struct Matches {
+        var length: [UInt16]
+        var distance: [Int32]
+    }
+
+    func matches(_ pixels: UnsafeBufferPointer<UInt32>, width: Int) -> Matches {
+        let n = pixels.count
+        var result = Matches(length: [UInt16](repeating: 0, count: n), distance: [Int32](repeating: 0, count: n))
+        guard n > 0, let p = pixels.baseAddress else { return result }
+        let chain = Self.hashChain(p, count: n)
+        chain.withUnsafeBufferPointer { chain in
+            var carried = (length: 0, distance: 0)
+            for i in 0..<n {
+                if carried.length > Self.shortenedLengths {
+                    carried = (carried.length - 1, carried.distance)
+                } else {
+                    carried = bestMatch(p, count: n, at: i, width: width, chain: chain)
+                }
+                result.length[i] = UInt16(carried.length)
+                result.distance[i] = Int32(carried.distance)
+            }
+        }
+        return result
+    }
+
+    /// The greedy parse over precomputed `matches` (what ``tokens(_:width:)`` does without
+    /// searching again): a copy wherever the match is at least ``minLength`` long, unless
+    /// (`lazy`) the next position's is longer by more than one.
+    func greedyTokens(_ pixels: UnsafeBufferPointer<UInt32>, width: Int, matches: Matches) -> [VP8LToken] {
+        let n = pixels.count
+        var tokens: [VP8LToken] = []
+        guard n > 0, let p = pixels.baseAddress else { return tokens }
+        VP8LPrefixEncoding.planeCodes.withUnsafeBufferPointer { planes in
+            VP8LBackwardReference.distanceMap.withUnsafeBufferPointer { map in
+                var i = 0
+                while i < n {
+                    var length = Int(matches.length[i])
+                    if lazy && length >= minLength && length < 64 && i + 1 < n && Int(matches.length[i + 1]) > length + 1 {
+                        length = 0
+                    }
+                    if length >= minLength {
+                        let code = VP8LPrefixEncoding.distanceCode(Int(matches.distance[i]), width: width,
+                                                                    planeCodes: planes.baseAddress!, map: map.baseAddress!)
+                        tokens.append(.copy(length: length, distanceCode: code))
+                        i += length
+                    } else {
+                        tokens.append(.literal(p[i]))
+                        i += 1
+                    }
+                }
+            }
+        }
+        return tokens
+    }
+
+    func optimalTokens(_ pixels: UnsafeBufferPointer<UInt32>, width: Int, matches: Matches, model: VP8LCostModel,
+                       cacheBits: Int) -> [VP8LToken] {
+        let n = pixels.count
+        guard n > 0, let p = pixels.baseAddress else { return [] }
+        let hits = Self.cacheHitCosts(p, count: n, cacheBits: cacheBits, model: model)
+        var cost = [Float](repeating: .infinity, count: n + 1)
+        // Per position reached by a copy: its length (0: a literal) and its distance.
+        var stepLength = [UInt16](repeating: 0, count: n + 1)
+        var stepDistance = [Int32](repeating: 0, count: n + 1)
+        cost[0] = 0
+        VP8LPrefixEncoding.planeCodes.withUnsafeBufferPointer { planes in
+            VP8LBackwardReference.distanceMap.withUnsafeBufferPointer { map in
+                cost.withUnsafeMutableBufferPointer { cost in
+                    for i in 0..<n {
+                        let here = cost[i]
+                        let literal = min(model.literalCost(p[i]), hits[i])
+                        if here + literal < cost[i + 1] {
+                            cost[i + 1] = here + literal
+                            stepLength[i + 1] = 0
+                        }
+                        let match = (length: Int(matches.length[i]), distance: Int(matches.distance[i]))
+                        guard match.length >= 2 else { continue }
+                        let code = VP8LPrefixEncoding.distanceCode(match.distance, width: width,
+                                                                    planeCodes: planes.baseAddress!, map: map.baseAddress!)
+                        let base = here + model.distanceCost(code)
+                        var k = match.length
+                        let lowest = max(2, match.length - Self.shortenedLengths)
+                        while k >= lowest {
+                            let c = base + model.lengthCost(k)
+                            if c < cost[i + k] {
+                                cost[i + k] = c
+                                stepLength[i + k] = UInt16(k)
+                                stepDistance[i + k] = Int32(code)
+                            }
+                            k -= 1
+                        }
+                        if match.length > Self.shortenedLengths {
+                            for k in 2...min(Self.shortenedLengths, match.length) {
+                                let c = base + model.lengthCost(k)
+                                if c < cost[i + k] {
+                                    cost[i + k] = c
+                                    stepLength[i + k] = UInt16(k)
+                                    stepDistance[i + k] = Int32(code)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        var tokens: [VP8LToken] = []
+        var i = n
+        while i > 0 {
+            let k = Int(stepLength[i])
+            if k == 0 {
+                tokens.append(.literal(p[i - 1]))
+                i -= 1
+            } else {
+                tokens.append(.copy(length: k, distanceCode: Int(stepDistance[i])))
+                i -= k
+            }
+        }
+        tokens.reverse()
+        return tokens
+    }
+
+    /// Per position, the cost of its pixel as a cache index when the cache (of `cacheBits`,
+    /// fed every earlier pixel) holds it, else infinity.
+    static func cacheHitCosts(_ p: UnsafePointer<UInt32>, count n: Int, cacheBits: Int,
+                              model: VP8LCostModel) -> [Float] {
+        var hits = [Float](repeating: .infinity, count: n)
+        guard cacheBits > 0 else { return hits }
+        var cache = [UInt32](repeating: 0, count: 1 << cacheBits)
+        let shift = UInt32(32 - cacheBits)
+        for i in 0..<n {
+            let key = VP8LColorCache.index(of: p[i], shift: shift)
+            if cache[key] == p[i] { hits[i] = model.cacheIndex[key] }
+            cache[key] = p[i]
+        }
+        return hits
+    }
+}
