@@ -124,6 +124,12 @@ public struct EncodingFrame {
         }
     }
 
+    /// The whole frame as RGBA8 bytes, 16-bit samples narrowed to their high byte.
+    package func rgba8Pixels() -> [UInt8] {
+        let pixels = raster().pixels
+        return isSixteenBit ? PixelConversion.narrowRGBA16(pixels) : pixels
+    }
+
     /// The whole frame as a raster (no copy when the frame holds its pixels).
     public func raster() -> Raster {
         if case .pixels(let p) = storage {

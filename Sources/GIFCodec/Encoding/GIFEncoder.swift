@@ -103,8 +103,7 @@ package struct GIFEncoder: ImageEncoding {
     /// The frame's pixels packed (R in the low byte), alpha below ``alphaThreshold`` as 0 and
     /// the rest opaque.
     static func packed(_ frame: EncodingFrame) -> [UInt32] {
-        var pixels = frame.raster().pixels
-        if frame.isSixteenBit { pixels = PixelConversion.narrowRGBA16(pixels) }
+        let pixels = frame.rgba8Pixels()
         let count = frame.width * frame.height
         return [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
             pixels.withUnsafeBufferPointer { p in

@@ -11,7 +11,7 @@ struct PNGCorpusRoundTripTests {
         guard let root = Corpus.root else { return [] }
         return Corpus.files(in: root.appendingPathComponent("pngsuite"), suffix: ".png")
             + Corpus.files(in: root.appendingPathComponent("apng"), suffix: ".png").filter {
-                ((try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int) ?? 0) ?? 0 < 1 << 20
+                ((try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int) ?? 0) < 1 << 20
             }
     }()
 

@@ -78,8 +78,7 @@ package struct WebPEncoder: ImageEncoding {
 
     /// The frame as ARGB (alpha in the top byte).
     static func argb(_ frame: EncodingFrame) -> [UInt32] {
-        var pixels = frame.raster().pixels
-        if frame.isSixteenBit { pixels = PixelConversion.narrowRGBA16(pixels) }
+        let pixels = frame.rgba8Pixels()
         let count = frame.width * frame.height
         return [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
             pixels.withUnsafeBufferPointer { p in
