@@ -80,7 +80,13 @@ struct ImageSourceConcurrencyTests {
         let source = ImageSource(incremental: .init(), registry: registry)
         let half = bytes.count / 2
         source.append(bytes[..<half], final: false)
-        let decode = Task.detached { try? source.image(at: 0) }
+        // A thread of its own, not a task: under ThreadSanitizer on two loaded cores the
+        // cooperative pool did not start a detached task within the wait below.
+        let decode = Outcome()
+        Thread {
+            decode.image = try? source.image(at: 0)
+            decode.done.signal()
+        }.start()
         #expect(await AnimationPlayerTests.eventually { gate.isInside }, "the decode holds the renderer")
         let countBefore = source.count
         source.append(bytes[half...], final: true)
@@ -88,6 +94,13 @@ struct ImageSourceConcurrencyTests {
         #expect(source.properties != nil && source.properties(at: 0) != nil && source.error == nil)
         #expect(gate.isInside, "the reads and the append returned while the decode was in progress")
         gate.open()
-        #expect(await decode.value != nil)
+        decode.done.wait()
+        #expect(decode.image != nil)
+    }
+
+    /// What the decoding thread gives back; read only after `done` is signalled.
+    final class Outcome: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        var image: DecodedImage?
     }
 }
