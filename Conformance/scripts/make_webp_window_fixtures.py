@@ -16,7 +16,10 @@ first line is best copied from PERIOD rows up (cwebp -q 100 searches the whole w
  * a lossless RGBA image (VP8L) with an alpha ramp, and
  * a lossy image (VP8) whose alpha (ALPH, VP8L-compressed, -alpha_q 100, no filter) is a
    diagonal ramp plus the blocks, which cwebp codes with the predictor transform rather than
-   colour indexing (libwebp's 8-bit alpha path), so that its green plane goes through the window.
+   colour indexing (libwebp's 8-bit alpha path), so that its green plane goes through the window,
+ * a lossy image whose alpha is the blocks alone, 40 levels, which cwebp codes with colour
+   indexing and no bundling (more than 16 colours) at -m 6: libwebp's 8-bit path, whose byte-wide
+   colour indices go through a window of their own.
 File names: <source>-<W>x<H>.webp.
 
 Needs: Pillow, cwebp and dwebp (apt: webp). Deterministic for given versions of these tools.
@@ -77,6 +80,16 @@ def alpha_source(rng, tmp):
     return path
 
 
+def alpha8_source(rng, tmp):
+    rgb = bytes(v for y in range(HEIGHT) for x in range(WIDTH)
+                for v in (128, (x * 255 // WIDTH), (y * 255 // HEIGHT)))
+    image = Image.frombytes("RGB", (WIDTH, HEIGHT), rgb)
+    image.putalpha(Image.frombytes("L", (WIDTH, HEIGHT), blocks(rng, list(range(16, 256, 6)))))
+    path = tmp / "alpha8.png"
+    image.save(path)
+    return path
+
+
 def main():
     if shutil.which("cwebp") is None or shutil.which("dwebp") is None:
         raise SystemExit("make_webp_window_fixtures.py: missing cwebp/dwebp (apt: webp)")
@@ -89,6 +102,8 @@ def main():
         ("blocks-lossless", lossless_source(rng, tmp), ["-lossless", "-q", "100", "-m", "4", "-exact"]),
         ("blocks-alpha-lossy", alpha_source(rng, tmp),
          ["-q", "60", "-alpha_q", "100", "-alpha_method", "1", "-alpha_filter", "none"]),
+        ("blocks-alpha8-lossy", alpha8_source(rng, tmp),
+         ["-q", "60", "-m", "6", "-alpha_q", "100", "-alpha_method", "1", "-alpha_filter", "none"]),
     ]
     recipes = {}
     for key, source, options in made:

@@ -75,6 +75,7 @@ struct ImageSourceConcurrencyTests {
     @Test func readersAndAppendsDoNotWaitOnADecode() async throws {
         let bytes = try Self.fixture("apng/pil-mixed-40x40.png")
         let gate = AnimationPlayerTests.Gate(open: false)
+        defer { gate.open() }
         var registry = CoderRegistry.standard
         registry.register(AnimationPlayerTests.WrappingCoder(gate: gate, failing: []))
         let source = ImageSource(incremental: .init(), registry: registry)

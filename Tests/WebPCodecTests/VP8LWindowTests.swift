@@ -6,16 +6,18 @@ import Testing
 
 /// Images larger than the VP8L decoder's window of the coded image (fixtures-webp-window.tsv,
 /// made by make_webp_window_fixtures.py: content repeating just under the farthest LZ77
-/// distance): a lossless still and a lossy one whose ALPH stream is predictor-coded. Their full
+/// distance): a lossless still and two lossy ones, whose ALPH streams are predictor-coded and
+/// colour-indexed (libwebp's 8-bit path, its indices in a byte-wide window). Their full
 /// decodes equal dwebp's, whole and fed in pieces; their thumbnails, shrunk as the rows come
 /// out, equal the full decode shrunk, whole and over a download in small appends.
 struct VP8LWindowTests {
     static let entries = (try? Manifest.load("fixtures-webp-window.tsv")) ?? []
     static let lossless = "fixtures/webp-window/blocks-lossless-1536x1400.webp"
     static let alpha = "fixtures/webp-window/blocks-alpha-lossy-1536x1400.webp"
+    static let alphaIndexed = "fixtures/webp-window/blocks-alpha8-lossy-1536x1400.webp"
 
     @Test func manifestIsLoaded() {
-        #expect(Self.entries.map(\.path).sorted() == [Self.alpha, Self.lossless])
+        #expect(Self.entries.map(\.path).sorted() == [Self.alpha, Self.alphaIndexed, Self.lossless])
         #expect(Self.entries.allSatisfy { !$0.isError })
     }
 
@@ -37,8 +39,8 @@ struct VP8LWindowTests {
         let decoder = try payload.withUnsafeBufferPointer { (p) throws(DecodingError) in
             try VP8LDecoder(p, limits: Limits())
         }
-        #expect(decoder.coded.pixels.count == VP8LCodedWindow.slidingCapacity)
-        #expect(decoder.codedWidth * decoder.height > VP8LCodedWindow.slidingCapacity)
+        #expect(decoder.coded.pixels.count == VP8LCodedWindow<UInt32>.slidingCapacity)
+        #expect(decoder.codedWidth * decoder.height > VP8LCodedWindow<UInt32>.slidingCapacity)
     }
 
     /// The ALPH stream is not on libwebp's 8-bit path (which keeps a byte per pixel): its coded
@@ -51,10 +53,25 @@ struct VP8LWindowTests {
             try VP8LDecoder(p, header: header, imageStreamAt: 0, limits: Limits(), outputsGreen: true)
         }
         #expect(!decoder.usesEightBitAlphaPath)
-        #expect(decoder.coded.pixels.count == VP8LCodedWindow.slidingCapacity)
+        #expect(decoder.coded.pixels.count == VP8LCodedWindow<UInt32>.slidingCapacity)
     }
 
-    @Test(arguments: [lossless, alpha])
+    /// The other ALPH stream is on the 8-bit path, its colour indices (not bundled) larger than
+    /// their window.
+    @Test func indexedAlphaStreamUsesTheIndexWindow() throws {
+        let bytes = try WebPSourceCheck.fixture(Self.alphaIndexed)
+        let chunk = try #require(Self.chunk("ALPH", in: bytes))
+        let header = VP8LHeader(width: 1536, height: 1400, alphaIsUsed: false)
+        let decoder = try bytes[chunk.dropFirst()].withUnsafeBufferPointer { (p) throws(DecodingError) in
+            try VP8LDecoder(p, header: header, imageStreamAt: 0, limits: Limits(), outputsGreen: true)
+        }
+        #expect(decoder.usesEightBitAlphaPath)
+        #expect(decoder.codedWidth * decoder.height > VP8LCodedWindow<UInt8>.slidingCapacity)
+        #expect(decoder.indices.pixels.count == VP8LCodedWindow<UInt8>.slidingCapacity)
+        #expect(decoder.coded.pixels.isEmpty)
+    }
+
+    @Test(arguments: [lossless, alpha, alphaIndexed])
     func thumbnailEqualsShrunkFullDecode(_ path: String) throws {
         let bytes = try WebPSourceCheck.fixture(path)
         let full = try ImageSource(bytes: bytes).image(at: 0).rgba8Raster()
@@ -63,7 +80,7 @@ struct VP8LWindowTests {
 
     /// A thumbnail asked for after every small append resumes the same job; the rows it calls
     /// final are, and the last one equals the thumbnail of the whole file.
-    @Test(arguments: [lossless, alpha])
+    @Test(arguments: [lossless, alpha, alphaIndexed])
     func thumbnailOverADownload(_ path: String) throws {
         let bytes = try WebPSourceCheck.fixture(path)
         let whole = try ImageSource(bytes: bytes).thumbnail(at: 0, maxPixelSize: 300)

@@ -5,11 +5,18 @@ import Testing
 /// The ALPH chunk (RFC 9649 2.7.1.2) on hand-made payloads: the header byte's checks, raw data,
 /// and the four unfiltering methods as libwebp's `WebPUnfilters` compute them.
 struct WebPAlphaTests {
+    /// The whole plane, one row at a time through ``WebPAlphaRows`` (each row unfiltered from
+    /// the one handed out before it).
     static func decode(_ payload: [UInt8], width: Int, height: Int) -> Result<[UInt8], DecodingError> {
         do throws(DecodingError) {
-            return .success(try payload.withUnsafeBufferPointer { (p) throws(DecodingError) in
-                try WebPAlpha.decode(p, width: width, height: height, limits: Limits())
-            })
+            var rows = try WebPAlphaRows(chunk: 0..<payload.count, of: InputBuffer(payload, isFinal: true),
+                                         width: width, height: height, limits: Limits())
+            var plane: [UInt8] = []
+            for y in 0..<height {
+                try rows.decode(through: y + 1)
+                plane += rows.band
+            }
+            return .success(plane)
         } catch {
             return .failure(error)
         }
@@ -51,7 +58,7 @@ struct WebPAlphaTests {
         #expect(try Self.decode([3 << 2, 250, 6, 0, 5], width: 2, height: 2).get() == [250, 0, 250, 5])
     }
 
-    /// The 8-bit path's colour indexing (``VP8LTransform/greenPlane(indices:height:)``, a byte
+    /// The 8-bit path's colour indexing (``VP8LTransform/greenRows(_:count:expansions:into:)``, a byte
     /// table expanding bundled indices) gives the green bytes of the 32-bit path's
     /// `expandIndices`, for every bundling and widths that leave a partial last byte.
     @Test(arguments: [(0, 7), (1, 9), (2, 7), (3, 13), (3, 8), (3, 1)])
@@ -81,6 +88,16 @@ struct WebPAlphaTests {
                 }
             }
         }
-        #expect(transform.greenPlane(indices: indices, height: height) == expected)
+        var plane = [UInt8](repeating: 0, count: width * height)
+        let expansions = transform.greenExpansions()
+        indices.withUnsafeBufferPointer { source in
+            expansions.withUnsafeBufferPointer { table in
+                plane.withUnsafeMutableBufferPointer { out in
+                    transform.greenRows(source.baseAddress!, count: height, expansions: table.baseAddress!,
+                                        into: out.baseAddress!)
+                }
+            }
+        }
+        #expect(plane == expected)
     }
 }

@@ -44,7 +44,7 @@ enum WebPContainer {
     }
 
     /// Decodes a lossy still to RGBA8 with ``VP8Decoder`` and its ALPH chunk, if any, with
-    /// ``WebPAlpha``, as `WebPDecodeRGBA` does: the last partition runs to the end of the bytes.
+    /// ``WebPAlphaRows``, as `WebPDecodeRGBA` does: the last partition runs to the end of the bytes.
     static func decodeLossy(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits = Limits())
         throws(DecodingError) -> (width: Int, height: Int, pixels: [UInt8]) {
         let still = try stillBitstream(bytes)
@@ -52,8 +52,8 @@ enum WebPContainer {
         let stream = UnsafeBufferPointer(rebasing: bytes[still.payload.lowerBound...])
         var decoder = try VP8Decoder(stream, chunkSize: still.payload.count, limits: limits)
         if let alphaChunk = still.alphaChunk {
-            decoder.alpha = try WebPAlpha.decode(UnsafeBufferPointer(rebasing: bytes[alphaChunk]),
-                                                 width: decoder.width, height: decoder.height, limits: limits)
+            decoder.alpha = try WebPAlphaRows(chunk: alphaChunk, of: InputBuffer(bytes, isFinal: true),
+                                              width: decoder.width, height: decoder.height, limits: limits)
         }
         try decoder.decode(stream, isFinal: true)
         return (decoder.width, decoder.height, decoder.rgba())

@@ -5,10 +5,10 @@ import CodecCore
 ///
 /// ``VP8Decoder`` reads one contiguous run from the VP8 payload's start (``WebPByteRun``): for
 /// a still image to the end of the input (libwebp's `DecodeInto` gives the last partition the
-/// rest of the data), for an animation frame to the end of its chunk. The alpha plane is
-/// decoded whole, from the ALPH chunk (which comes before the VP8 chunk, so it has arrived),
-/// when the colour decoder starts, and goes into the rows as they come out; a bad ALPH chunk
-/// fails the image, as it fails libwebp's decode.
+/// rest of the data), for an animation frame to the end of its chunk. The alpha plane's
+/// decoder (``WebPAlphaRows``) starts with the colour decoder, from the ALPH chunk (which comes
+/// before the VP8 chunk, so it has arrived), and decodes its rows as the colour rows come out;
+/// a bad ALPH chunk fails the image, as it fails libwebp's decode.
 struct WebPLossyJob {
     /// The VP8 payload's first byte and the chunk's size.
     let start: Int
@@ -53,9 +53,8 @@ struct WebPLossyJob {
                 var started = try VP8Decoder.start(bytes, chunkSize: chunkSize, isFinal: isFinal, limits: limits,
                                                    output: output)
                 if var colour = started, let alphaChunk {
-                    colour.alpha = try input.withBytes(alphaChunk) { (payload) throws(DecodingError) in
-                        try WebPAlpha.decode(payload, width: colour.width, height: colour.height, limits: limits)
-                    }
+                    colour.alpha = try WebPAlphaRows(chunk: alphaChunk, of: input, width: colour.width,
+                                                     height: colour.height, limits: limits)
                     started = colour
                 }
                 decoder = started
@@ -114,13 +113,13 @@ enum WebPImageJob {
     }
 
     /// Bytes held in buffers that grow with the image: the RGBA image (or a thumbnail's
-    /// resampler), the alpha plane, and VP8L's window of the coded image.
+    /// resampler), the alpha plane's decoder, and VP8L's window of the coded image.
     var heldBytes: Int {
         switch self {
         case .lossless(let job): return job.decoder?.heldBytes ?? 0
         case .lossy(let job):
             guard let decoder = job.decoder else { return 0 }
-            return (decoder.thumbnail?.heldBytes ?? decoder.width * decoder.height * 4) + (decoder.alpha?.count ?? 0)
+            return (decoder.thumbnail?.heldBytes ?? decoder.width * decoder.height * 4) + (decoder.alpha?.heldBytes ?? 0)
         case .moving: return 0
         }
     }

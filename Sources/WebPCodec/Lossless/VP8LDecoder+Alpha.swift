@@ -11,50 +11,79 @@ extension VP8LDecoder {
             && image.coding.groups.allSatisfy { $0.isTrivialLiteral }
     }
 
-    /// Decodes a whole ALPH image stream (final input) as libwebp's alpha decoder does and
-    /// returns its green channel, `width × height` bytes: as ``decode(_:isFinal:)``, except on
-    /// the 8-bit path (``usesEightBitAlphaPath``), where the colour indices are decoded a byte
-    /// each (``VP8LImageDecoder/decodeIndices(into:untilPixel:_:_:)``), the symbol whose bits
+    /// Decodes an ALPH image stream (all of its bytes, final) until at least `row` rows of its
+    /// green channel are final and appended to ``output``, as libwebp's alpha decoder does:
+    /// as ``decode(_:isFinal:untilRow:)``, except on the 8-bit path (``usesEightBitAlphaPath``),
+    /// where the colour indices are decoded a byte each into ``indices``
+    /// (``VP8LImageDecoder/decodeIndices(into:origin:untilPixel:_:_:)``), the symbol whose bits
     /// run past the end is decoded as libwebp's `DecodeAlphaData` decodes it
-    /// (``decodeSymbolPastEnd(_:into:)``), and the stream is complete if that symbol completes
-    /// the image.
-    mutating func decodeAlphaStream(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> [UInt8] {
+    /// (``decodeSymbolPastEnd(_:)``), and the stream is complete if that symbol completes the
+    /// image.
+    mutating func decodeAlpha(untilRow row: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
         guard usesEightBitAlphaPath else {
-            try decode(bytes, isFinal: true)
-            // Moved out, so that unfiltering it in place does not copy it.
-            defer { output = [] }
-            return output
+            try decode(bytes, isFinal: true, untilRow: row)
+            return
         }
         // Positions are in the coded image, narrower than the output with pixel bundling.
-        let total = codedWidth * height
-        var indices = [UInt8](repeating: 0, count: total)
-        try indices.withUnsafeMutableBufferPointer { (buffer) throws(DecodingError) in
-            guard let pixels = buffer.baseAddress else { return }
-            while image.position < total {
-                let savedImage = image, savedReader = reader
-                do throws(DecodingError) {
-                    let end = min(total, (image.row + Self.rowsPerBatch) * codedWidth)
-                    try image.decodeIndices(into: pixels, untilPixel: end, &reader, bytes)
-                    continue
-                } catch where error.kind == .truncated {
-                    image = savedImage
-                    reader = savedReader
+        let total = codedWidth * height, end = min(total, min(row, height) * codedWidth)
+        while image.position < end {
+            let stop = indices.makeRoom(from: image.position,
+                                        upTo: min(total, (image.row + Self.rowsPerBatch) * codedWidth))
+            try decodeIndexBatch(until: stop, bytes)
+            expandFinalIndexRows()
+        }
+    }
+
+    /// Decodes colour indices up to position `stop` (room for it made in ``indices``); when the
+    /// bits run out, again a symbol at a time, up to the one that runs past the end.
+    private mutating func decodeIndexBatch(until stop: Int, _ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
+        let origin = indices.origin
+        let savedImage = image, savedReader = reader
+        do throws(DecodingError) {
+            try indices.withUnsafeMutablePixels { (window) throws(DecodingError) in
+                try image.decodeIndices(into: window, origin: origin, untilPixel: stop, &reader, bytes)
+            }
+            return
+        } catch where error.kind == .truncated {
+            image = savedImage
+            reader = savedReader
+        }
+        while image.position < codedWidth * height {
+            let symbolImage = image, symbolReader = reader
+            do throws(DecodingError) {
+                try indices.withUnsafeMutablePixels { (window) throws(DecodingError) in
+                    try image.decodeIndices(into: window, origin: origin, untilPixel: image.position + 1, &reader, bytes)
                 }
-                // The batch ran out: again a symbol at a time, up to the one that runs past the end.
-                while true {
-                    let symbolImage = image, symbolReader = reader
-                    do throws(DecodingError) {
-                        try image.decodeIndices(into: pixels, untilPixel: image.position + 1, &reader, bytes)
-                    } catch where error.kind == .truncated {
-                        image = symbolImage
-                        reader = symbolReader
-                        try decodeSymbolPastEnd(bytes, into: pixels)
-                        break
-                    }
-                }
+            } catch where error.kind == .truncated {
+                image = symbolImage
+                reader = symbolReader
+                try decodeSymbolPastEnd(bytes)
+                return
             }
         }
-        return transforms[0].greenPlane(indices: indices, height: height)
+    }
+
+    /// Expands the coded rows completed since the last call into green bytes appended to
+    /// ``output`` (RFC 9649 4.4's inverse colour indexing, ``VP8LTransform/greenRows(_:count:expansions:into:)``).
+    private mutating func expandFinalIndexRows() {
+        let total = codedWidth * height
+        let complete = image.position >= total ? height : image.position / codedWidth
+        let first = finalRowCount, count = complete - first
+        guard count > 0 else { return }
+        let width = header.width, start = output.count
+        output.append(contentsOf: repeatElement(0, count: count * width))
+        let offset = first * codedWidth - indices.origin
+        let transform = transforms[0]
+        greenExpansions.withUnsafeBufferPointer { table in
+        indices.pixels.withUnsafeBufferPointer { coded in
+        output.withUnsafeMutableBufferPointer { out in
+            guard let table = table.baseAddress, let coded = coded.baseAddress,
+                  let out = out.baseAddress else { return }
+            transform.greenRows(coded + offset, count: count, expansions: table, into: out + start)
+        }
+        }
+        }
+        finalRowCount = complete
     }
 
     /// Decodes the symbol at the image's position, whose bits run past the end of `bytes`, with
@@ -63,8 +92,7 @@ extension VP8LDecoder {
     /// distance's extra bits. Its reader has then ended (it read past bit 64, or it would have
     /// read what this decoder's reader reads), so the image must be complete: `invalidData`
     /// otherwise, as for a reference outside the image.
-    private mutating func decodeSymbolPastEnd(_ bytes: UnsafeBufferPointer<UInt8>,
-                                              into pixels: UnsafeMutablePointer<UInt8>) throws(DecodingError) {
+    private mutating func decodeSymbolPastEnd(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
         let consumed = 8 * reader.position + reader.zeroBitsRead - reader.count
         guard var window = VP8LLastWindow(bytes, consumedBits: consumed) else {
             throw .invalidData("ALPH compressed data ends before the image does")
@@ -76,13 +104,16 @@ extension VP8LDecoder {
                                      + ((position % width) >> coding.prefixBits)])
         let group = coding.groups[groupIndex]
         var end = position
+        let origin = indices.origin
+        try indices.withUnsafeMutablePixels { (plane) throws(DecodingError) in
         try coding.tables.withUnsafeBufferPointer { (tables) throws(DecodingError) in
         try VP8LBackwardReference.distanceMap.withUnsafeBufferPointer { (map) throws(DecodingError) in
             guard let tables = tables.baseAddress, let map = map.baseAddress else { return }
+            let at = plane + (position - origin)
             window.fill()
             let code = window.readSymbol(tables + group.green)
             if code < VP8LPrefixCodeGroup.literalCount {
-                pixels[position] = UInt8(truncatingIfNeeded: code)
+                at[0] = UInt8(truncatingIfNeeded: code)
                 end = position + 1
                 return
             }
@@ -94,11 +125,12 @@ extension VP8LDecoder {
             window.fill()
             let distanceCode = window.prefixValue(distanceSymbol)
             let distance = VP8LBackwardReference.distance(code: distanceCode, width: width, map: map)
-            guard distance <= position, length <= total - position else {
+            guard distance <= position - origin, length <= total - position else {
                 throw .invalidData("VP8L backward reference is outside the image")
             }
-            VP8LImageDecoder.copy(pixels + position, distance: distance, length: length)
+            VP8LImageDecoder.copy(at, distance: distance, length: length)
             end = position + length
+        }
         }
         }
         guard end == total else { throw .invalidData("ALPH compressed data ends before the image does") }
@@ -107,13 +139,10 @@ extension VP8LDecoder {
 }
 
 extension VP8LTransform {
-    /// RFC 9649 4.4's inverse colour indexing for an alpha stream on the 8-bit path: each index
-    /// (a byte of `indices`, `inputWidth × height`, or with bundling `8 >> bits` bits of it,
-    /// lowest first) gives the green byte of its colour table entry; `width × height` bytes.
-    ///
-    /// With bundling, a table from each of the 256 byte values to the `1 << bits` green bytes
-    /// it stands for writes a row's whole bytes 2, 4 or 8 pixels at a time.
-    func greenPlane(indices: [UInt8], height: Int) -> [UInt8] {
+    /// What each byte of colour indices expands to on the 8-bit alpha path: the green bytes of
+    /// the `1 << bits` colour table entries it indexes (`8 >> bits` bits each, lowest first),
+    /// packed from the lowest byte up.
+    func greenExpansions() -> [UInt64] {
         let perByte = 1 << bits, bitsPerIndex = 8 >> bits
         let indexMask = (1 << bitsPerIndex) - 1
         var expansions = [UInt64](repeating: 0, count: 256)
@@ -123,35 +152,34 @@ extension VP8LTransform {
                 expansions[byte] |= green << UInt64(8 * k)
             }
         }
-        var plane = [UInt8](repeating: 0, count: width * height)
+        return expansions
+    }
+
+    /// RFC 9649 4.4's inverse colour indexing for an alpha stream on the 8-bit path: `count`
+    /// rows of indices (`inputWidth` bytes each, from `indices`) to as many rows of green bytes
+    /// (`width` each, to `out`), a byte of indices — 1, 2, 4 or 8 pixels with bundling — at a
+    /// time through `expansions` (``greenExpansions()``).
+    func greenRows(_ indices: UnsafePointer<UInt8>, count: Int, expansions table: UnsafePointer<UInt64>,
+                   into out: UnsafeMutablePointer<UInt8>) {
         let width = self.width, inputWidth = self.inputWidth, bits = self.bits
         let wholeBytes = width >> bits
-        expansions.withUnsafeBufferPointer { expansions in
-        indices.withUnsafeBufferPointer { indices in
-        plane.withUnsafeMutableBufferPointer { plane in
-            guard let table = expansions.baseAddress, let source = indices.baseAddress,
-                  let out = plane.baseAddress else { return }
-            for y in 0..<height {
-                let row = source + y * inputWidth, line = UnsafeMutableRawPointer(out + y * width)
-                for i in 0..<wholeBytes {
-                    let pixels = table[Int(row[i])]
-                    switch bits {
-                    case 0: line.storeBytes(of: UInt8(truncatingIfNeeded: pixels), toByteOffset: i, as: UInt8.self)
-                    case 1: line.storeBytes(of: UInt16(truncatingIfNeeded: pixels).littleEndian, toByteOffset: 2 &* i, as: UInt16.self)
-                    case 2: line.storeBytes(of: UInt32(truncatingIfNeeded: pixels).littleEndian, toByteOffset: 4 &* i, as: UInt32.self)
-                    default: line.storeBytes(of: pixels.littleEndian, toByteOffset: 8 &* i, as: UInt64.self)
-                    }
-                }
-                // The last byte's first pixels, when the width is not a multiple of `perByte`.
-                var pixels = wholeBytes < inputWidth ? table[Int(row[wholeBytes])] : 0
-                for x in (wholeBytes << bits)..<width {
-                    line.storeBytes(of: UInt8(truncatingIfNeeded: pixels), toByteOffset: x, as: UInt8.self)
-                    pixels >>= 8
+        for y in 0..<count {
+            let row = indices + y * inputWidth, line = UnsafeMutableRawPointer(out + y * width)
+            for i in 0..<wholeBytes {
+                let pixels = table[Int(row[i])]
+                switch bits {
+                case 0: line.storeBytes(of: UInt8(truncatingIfNeeded: pixels), toByteOffset: i, as: UInt8.self)
+                case 1: line.storeBytes(of: UInt16(truncatingIfNeeded: pixels).littleEndian, toByteOffset: 2 &* i, as: UInt16.self)
+                case 2: line.storeBytes(of: UInt32(truncatingIfNeeded: pixels).littleEndian, toByteOffset: 4 &* i, as: UInt32.self)
+                default: line.storeBytes(of: pixels.littleEndian, toByteOffset: 8 &* i, as: UInt64.self)
                 }
             }
+            // The last byte's first pixels, when the width is not a multiple of `1 << bits`.
+            var pixels = wholeBytes < inputWidth ? table[Int(row[wholeBytes])] : 0
+            for x in (wholeBytes << bits)..<width {
+                line.storeBytes(of: UInt8(truncatingIfNeeded: pixels), toByteOffset: x, as: UInt8.self)
+                pixels >>= 8
+            }
         }
-        }
-        }
-        return plane
     }
 }

@@ -5,7 +5,8 @@ extension VP8LDecoder {
     static let rowsPerBatch = 16
 
     /// Decodes the main image as far as `bytes` (all the bitstream's bytes so far) allows, a
-    /// batch of rows at a time, and applies the inverse transforms to each finished batch.
+    /// batch of rows at a time, and applies the inverse transforms to each finished batch;
+    /// stops once `untilRow` rows are final (an ALPH stream, decoded as its rows are needed).
     ///
     /// Before each batch the image decoder (position, colour cache) and the bit reader are
     /// copied; if the batch runs out of bytes, or merely loads zeros past the end, while the
@@ -14,9 +15,10 @@ extension VP8LDecoder {
     /// rows before ``finalRowCount`` stay valid. While the input is open, a batch that stalled is
     /// retried only once about half a batch's worth of new bytes arrived (so feeding a byte at a
     /// time costs O(n) batch attempts in all, not one per byte).
-    package mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(DecodingError) {
+    package mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool,
+                                 untilRow: Int = .max) throws(DecodingError) {
         if !isFinal && stalledAt > 0 && bytes.count < stalledAt + max(64, lastBatchBytes / 2) { return }
-        while finalRowCount < height {
+        while finalRowCount < min(height, untilRow) {
             let target = min(height, image.row + Self.rowsPerBatch)
             let savedImage = image, savedReader = reader
             do throws(DecodingError) {

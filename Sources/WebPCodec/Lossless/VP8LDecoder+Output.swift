@@ -2,7 +2,7 @@ import CodecCore
 
 extension VP8LDecoder {
     /// Hands a batch's final rows (every inverse transform applied, `width` wide, in ``scratch``
-    /// from `scratchOffset`) to the output: green bytes with ``outputsGreen``, else RGBA8 rows
+    /// from `scratchOffset`) to the output: green bytes appended with ``outputsGreen``, else RGBA8 rows
     /// into the image or, one row at a time through ``rowScratch``, into the thumbnail, whose
     /// input rows up to the batch's end are then final.
     mutating func emit(rows: Range<Int>, scratchOffset: Int) {
@@ -24,19 +24,33 @@ extension VP8LDecoder {
             shrink.markFinal(rows: rows.upperBound)
             return
         }
-        let outputsGreen = self.outputsGreen
+        let outputsGreen = self.outputsGreen, count = rows.count * width
+        let first = outputsGreen ? output.count : rows.lowerBound * width * 4
+        if outputsGreen { output.append(contentsOf: repeatElement(0, count: count)) }
         scratch.withUnsafeBufferPointer { scratchBuffer in
         output.withUnsafeMutableBufferPointer { outputBuffer in
             guard let source = scratchBuffer.baseAddress.map({ $0 + scratchOffset }),
-                  let out = outputBuffer.baseAddress else { return }
+                  let out = outputBuffer.baseAddress.map({ $0 + first }) else { return }
             if outputsGreen {
-                let target = out + rows.lowerBound * width
-                for i in 0..<(rows.count * width) { target[i] = UInt8(truncatingIfNeeded: source[i] &>> 8) }
+                for i in 0..<count { out[i] = UInt8(truncatingIfNeeded: source[i] &>> 8) }
             } else {
-                Self.storeRGBA(source, count: rows.count * width, to: UnsafeMutableRawPointer(out + rows.lowerBound * width * 4))
+                Self.storeRGBA(source, count: count, to: UnsafeMutableRawPointer(out))
             }
         }
         }
+    }
+
+    /// An ALPH stream's next `count` green bytes (rows in order, as they became final), moved
+    /// from ``output`` into `target`, which has room for them.
+    mutating func takeGreen(_ count: Int, into target: inout [UInt8]) {
+        let count = min(count, output.count, target.count)
+        target.withUnsafeMutableBufferPointer { out in
+            output.withUnsafeBufferPointer { green in
+                guard let to = out.baseAddress, let from = green.baseAddress else { return }
+                to.update(from: from, count: count)
+            }
+        }
+        output.removeFirst(count)
     }
 
     /// Writes `count` ARGB pixels (a UInt32 each) as R, G, B, A bytes: the red and blue bytes swap.
@@ -56,6 +70,7 @@ extension VP8LDecoder {
     /// Bytes held in buffers that grow with the image: the coded image's window, the output
     /// (or the thumbnail's resampler) and the batch scratch.
     var heldBytes: Int {
-        coded.heldBytes + output.count + (thumbnail?.heldBytes ?? 0) + scratch.count * MemoryLayout<UInt32>.stride
+        coded.heldBytes + indices.heldBytes + output.count + (thumbnail?.heldBytes ?? 0)
+            + scratch.count * MemoryLayout<UInt32>.stride
     }
 }

@@ -23,13 +23,17 @@ package struct VP8LDecoder: Sendable {
     var reader: LSBBitReader
     /// The coded main image's recent pixels, ARGB as coded (LZ77 copies read them), in scan
     /// order; the inverse transforms work on copies of its rows in `scratch`.
-    var coded = VP8LCodedWindow()
+    var coded = VP8LCodedWindow<UInt32>()
+    /// On the 8-bit ALPH path (``usesEightBitAlphaPath``), the coded image's recent colour
+    /// indices instead, a byte each, and what each index byte expands to (VP8LDecoder+Alpha.swift).
+    var indices = VP8LCodedWindow<UInt8>()
+    var greenExpansions: [UInt64] = []
     /// Two batches of rows (plus the row above each) for the inverse transforms: the first
     /// `codedWidth` wide and, with pixel bundling, the second `width` wide.
     var scratch: [UInt32] = []
     /// The output, RGBA8 with straight alpha, `width × height`; rows past ``finalRowCount``
-    /// are transparent black. With ``outputsGreen``, one byte a pixel: the green channel.
-    /// Empty for a thumbnail.
+    /// are transparent black. Empty for a thumbnail. With ``outputsGreen``, the green channel
+    /// (a byte a pixel) of the final rows not yet taken (``takeGreen(_:into:)``).
     var output: [UInt8] = []
     /// The thumbnail (``VP8Decoder/Output/thumbnail(width:height:)``) and the RGBA8 row it
     /// takes rows through.
@@ -72,7 +76,7 @@ package struct VP8LDecoder: Sendable {
         self.header = header
         self.outputsGreen = outputsGreen
         let pixelBytes = try limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
-        var outputBytes = outputsGreen ? pixelBytes / 4 : pixelBytes
+        var outputBytes = outputsGreen ? 0 : pixelBytes
         var budget = VP8LBudget(remaining: limits.maxBytesHeld)
         if !outputsGreen, case .thumbnail(let width, let height) = destination {
             outputBytes = try limits.checkedRasterBytes(width: width, height: height,
@@ -81,7 +85,7 @@ package struct VP8LDecoder: Sendable {
                                            outputWidth: width, outputHeight: height)
         }
         // The coded image's window (at most the output's width) and the output.
-        try budget.take(VP8LCodedWindow.capacity(pixels: header.width * header.height) * 4)
+        try budget.take(VP8LCodedWindow<UInt32>.capacity(pixels: header.width * header.height) * 4)
         try budget.take(outputBytes)
         reader = LSBBitReader(position: start)
         var width = header.width
@@ -102,11 +106,17 @@ package struct VP8LDecoder: Sendable {
         image = VP8LImageDecoder(width: width, height: header.height, coding: coding)
         let scratchCount = 2 * (Self.rowsPerBatch + 1) * header.width
         try budget.take(scratchCount * 4)
-        // The 8-bit alpha path keeps its colour indices and output itself (VP8LDecoder+Alpha.swift).
-        if outputsGreen && usesEightBitAlphaPath { return }
+        // The 8-bit alpha path keeps colour indices and expands them itself (VP8LDecoder+Alpha.swift).
+        if outputsGreen && usesEightBitAlphaPath {
+            indices = VP8LCodedWindow(imagePixels: width * header.height)
+            greenExpansions = transforms[0].greenExpansions()
+            return
+        }
         coded = VP8LCodedWindow(imagePixels: width * header.height)
         scratch = [UInt32](repeating: 0, count: scratchCount)
-        if thumbnail == nil {
+        if outputsGreen {
+            output.reserveCapacity(2 * Self.rowsPerBatch * header.width)
+        } else if thumbnail == nil {
             output = [UInt8](repeating: 0, count: outputBytes)
         } else {
             rowScratch = [UInt8](repeating: 0, count: header.width * 4)

@@ -2,14 +2,16 @@ import CodecCore
 
 extension VP8LImageDecoder {
     /// libwebp's 8-bit alpha path (`DecodeAlphaData`): decodes pixels as
-    /// ``decode(into:untilPixel:_:_:)`` does, for an image without a colour cache whose prefix
+    /// ``decode(into:origin:untilPixel:_:_:)`` does (into `pixels`, which holds the image from
+    /// position `origin` on), for an image without a colour cache whose prefix
     /// code groups all have single red, blue and alpha symbols, keeping only each pixel's green
     /// value (a colour index) in one byte. Throws `truncated` when the bits ran out (zeros past
     /// the end were used), `invalidData` for a reference outside the image or a cache code.
     ///
     /// The documented hot loop: the reader and position live in locals, tables are read through
     /// pointers, and nothing is allocated.
-    mutating func decodeIndices(into pixels: UnsafeMutablePointer<UInt8>, untilPixel: Int, _ reader: inout LSBBitReader,
+    mutating func decodeIndices(into pixels: UnsafeMutablePointer<UInt8>, origin: Int, untilPixel: Int,
+                                _ reader: inout LSBBitReader,
                                 _ buffer: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
         let width = self.width
         let total = width * height
@@ -45,7 +47,7 @@ extension VP8LImageDecoder {
                 br.refill(buffer)
                 let code = VP8LPrefixCode.readSymbol(tables + group.green, &br)
                 if code < VP8LPrefixCodeGroup.literalCount {
-                    pixels[pos] = UInt8(truncatingIfNeeded: code)
+                    pixels[pos &- origin] = UInt8(truncatingIfNeeded: code)
                     pos &+= 1
                     col &+= 1
                     if col == width {
@@ -61,10 +63,10 @@ extension VP8LImageDecoder {
                     let distanceCode = VP8LBackwardReference.prefixValue(distanceSymbol, &br)
                     let distance = VP8LBackwardReference.distance(code: distanceCode, width: width, map: map)
                     if br.isOverrun { throw .truncated("VP8L bitstream ends before the image") }
-                    guard distance <= pos, length <= total - pos else {
+                    guard distance <= pos &- origin, length <= total - pos else {
                         throw .invalidData("VP8L backward reference is outside the image")
                     }
-                    Self.copy(pixels + pos, distance: distance, length: length)
+                    Self.copy(pixels + (pos &- origin), distance: distance, length: length)
                     pos &+= length
                     col &+= length
                     if col >= width {

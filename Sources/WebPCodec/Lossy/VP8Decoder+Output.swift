@@ -1,11 +1,15 @@
+import CodecCore
+
 extension VP8Decoder {
     /// Converts the output rows that the macroblock rows decoded so far made final (from the
-    /// band, with alpha) into the output, then moves the band down: the current macroblock
-    /// row's last ``bandExtraLines`` luma lines (and half as many chroma lines) become the
-    /// band's first, for the next row's loop filter and upsampling.
-    mutating func emitFinalRows() {
+    /// band, with the alpha plane's same rows, decoded now) into the output, then moves the
+    /// band down: the current macroblock row's last ``bandExtraLines`` luma lines (and half as
+    /// many chroma lines) become the band's first, for the next row's loop filter and upsampling.
+    /// Throws `invalidData` when the alpha plane's rows cannot be decoded.
+    mutating func emitFinalRows() throws(DecodingError) {
         let first = finalRowCount
         let last = finalRows(afterMacroblockRows: mbRow)
+        try alpha?.decode(through: last)
         let mbY = mbRow - 1
         // The band's first line is luma line 16 mbY - 8, chroma line 8 mbY - 4.
         let yTop = 16 * mbY - Self.bandExtraLines, uvTop = (16 * mbY - Self.bandExtraLines) / 2
@@ -40,26 +44,28 @@ extension VP8Decoder {
     /// the row to the output.
     @inline(__always)
     private mutating func emit(row: Int, width: Int, _ convert: (UnsafeMutablePointer<UInt8>) -> Void) {
-        let alphaRow = alpha
+        let alphaRow = alpha.map { (band: $0.band, row: row - $0.bandStart) }
         if thumbnail == nil {
             pixels.withUnsafeMutableBufferPointer { out in
                 guard let dst = out.baseAddress.map({ $0 + row * width * 4 }) else { return }
                 convert(dst)
-                Self.putAlpha(alphaRow, row: row, width: width, dst)
+                Self.putAlpha(alphaRow, width: width, dst)
             }
         } else {
             rowScratch.withUnsafeMutableBufferPointer { out in
                 guard let dst = out.baseAddress else { return }
                 convert(dst)
-                Self.putAlpha(alphaRow, row: row, width: width, dst)
+                Self.putAlpha(alphaRow, width: width, dst)
                 thumbnail?.accumulate(dst, count: width, x: 0, y: row)
             }
         }
     }
 
+    /// Puts row `row` of the alpha plane's band (nil: opaque, as converted) into the RGBA8 row.
     @inline(__always)
-    private static func putAlpha(_ alpha: [UInt8]?, row: Int, width: Int, _ dst: UnsafeMutablePointer<UInt8>) {
-        alpha?.withUnsafeBufferPointer { a in
+    private static func putAlpha(_ alpha: (band: [UInt8], row: Int)?, width: Int, _ dst: UnsafeMutablePointer<UInt8>) {
+        guard let (band, row) = alpha else { return }
+        band.withUnsafeBufferPointer { a in
             guard let src = a.baseAddress.map({ $0 + row * width }) else { return }
             for x in 0..<width { dst[4 &* x &+ 3] = src[x] }
         }

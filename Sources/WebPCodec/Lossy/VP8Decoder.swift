@@ -58,8 +58,9 @@ package struct VP8Decoder: Sendable {
     /// The thumbnail (``Output/thumbnail(width:height:)``) and the RGBA8 row it takes rows through.
     package internal(set) var thumbnail: StreamingResampler?
     var rowScratch: [UInt8] = []
-    /// The alpha plane (`width × height`, from ALPH), set before rows come out; nil is opaque.
-    package var alpha: [UInt8]?
+    /// The alpha plane (from ALPH), set before rows come out and decoded a band at a time as
+    /// they do; nil is opaque.
+    package var alpha: WebPAlphaRows?
     /// Macroblock rows decoded (and loop-filtered) so far.
     package internal(set) var mbRow = 0
     /// Output rows that are final: no later macroblock row's filter or upsampling changes them.
@@ -144,7 +145,7 @@ package struct VP8Decoder: Sendable {
         if truncated { throw .truncated("VP8 partition ends before the last macroblock") }
         if filterType > 0 { filterRow() }
         mbRow = mbY + 1
-        emitFinalRows()
+        try emitFinalRows()
     }
 
     /// Output rows final once `rows` macroblock rows are decoded: the next row's filter changes
