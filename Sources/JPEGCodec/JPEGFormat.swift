@@ -21,29 +21,6 @@ package struct JPEGFormat: FrameFormat {
         container = JPEGContainer(options: options)
     }
 
-
-    package func makeProperties() -> ImageProperties? {
-        guard let frame = container.frame else { return nil }
-        var p = ImageProperties(width: frame.width, height: frame.height, bitDepth: 8, hasAlpha: false,
-                                isInterlaced: frame.isProgressive)
-        container.metadata.resolve(into: &p)
-        return p
-    }
-
-    /// One frame once the frame header is read.
-    package var frameCount: Int { container.frame == nil ? 0 : 1 }
-
-    package func frameProperties(at index: Int) -> FrameProperties? {
-        guard index == 0, let frame = container.frame else { return nil }
-        return FrameProperties(x: 0, y: 0, width: frame.width, height: frame.height, unclampedDuration: 0,
-                               disposal: .none, blend: .source)
-    }
-
-    package func isFrameComplete(at index: Int, still: Job?) -> Bool { index == 0 && container.ended }
-
-
-    package var canvas: CanvasSpec? { nil }
-
     /// The image's decoder, or a thumbnail's: decoded at the smallest of libjpeg's IDCT scales
     /// (1/8, 1/4, 1/2, 1) no smaller than the thumbnail, keeping only the coefficients that scale
     /// reads, and shrunk to the exact size as its rows come out. Nil before the first scan. The
@@ -70,19 +47,9 @@ package struct JPEGFormat: FrameFormat {
         try job.decode(container, input)
     }
 
-    package func isFinished(_ job: Job) -> Bool { job.finished }
-
-    package func finalRowCount(_ job: Job) -> Int { job.resampler?.finishedOutputRows ?? job.finalRows }
-
     /// The image, or the thumbnail, as far as the scans so far give it.
     package func raster(_ job: Job) -> Raster? {
-        if job.resampler != nil {
-            if !job.finished { job.prepareThumbnail() }
-            return job.resampler?.raster
-        }
-        if !job.finished { job.prepareImage() }
-        return Raster(width: job.width, height: job.height, bytesPerPixel: 4, pixels: job.pixels)
+        if !job.finished { job.sink.isThumbnail ? job.prepareThumbnail() : job.prepareImage() }
+        return job.sink.raster
     }
-
-    package func heldBytes(_ job: Job) -> Int { job.heldBytes }
 }
