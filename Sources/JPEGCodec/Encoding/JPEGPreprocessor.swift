@@ -138,4 +138,21 @@ struct JPEGPreprocessor {
     func withSamples<R>(component c: Int, _ body: (UnsafePointer<UInt8>, Int) -> R) -> R {
         buffer.withUnsafeBufferPointer { body($0.baseAddress! + outputStart[c], outputWidth[c]) }
     }
+
+    /// Bytes of the 8·v rows of component `c` (what ``withSamples(component:_:)`` gives).
+    func sampleCount(component c: Int) -> Int { 8 * layout.components[c].v * outputWidth[c] }
+
+    /// Copies the rows of components `components` one after the other into `samples` (which
+    /// holds their ``sampleCount(component:)`` bytes), for a second thread to transform.
+    func copySamples(components: Range<Int>, into samples: inout [UInt8]) {
+        var at = 0
+        samples.withUnsafeMutableBufferPointer { out in
+            guard let base = out.baseAddress else { return }
+            for c in components {
+                let count = sampleCount(component: c)
+                withSamples(component: c) { p, _ in (base + at).update(from: p, count: count) }
+                at += count
+            }
+        }
+    }
 }
