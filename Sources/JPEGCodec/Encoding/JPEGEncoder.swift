@@ -151,13 +151,14 @@ public struct JPEGEncoder {
         if let streaming {
             var row = streaming.acquireRow()
             for c in row.planes.indices { row.planes[c].firstBlockRow = mcuRow * layout.components[c].v }
-            let callers = streaming.callerComponents
-            for c in callers {
-                preprocessor.withSamples(component: c) { samples, rowLength in
-                    transform.transform(component: c, samples: samples, rowLength: rowLength, mcuRow: mcuRow, into: &row.planes[c])
+            for unit in streaming.callerUnits {
+                preprocessor.withSamples(component: unit.component) { samples, rowLength in
+                    transform.transform(component: unit.component, blockRows: unit.blockRows,
+                                        samples: samples + 8 * rowLength * unit.blockRows.lowerBound, rowLength: rowLength,
+                                        mcuRow: mcuRow, into: &row.planes[unit.component])
                 }
             }
-            preprocessor.copySamples(components: callers.upperBound..<row.planes.count, into: &row.samples)
+            preprocessor.copySamples(streaming.deferredUnits, into: &row.samples)
             row.mcuRow = mcuRow
             streaming.add(row)
         } else {

@@ -139,18 +139,19 @@ struct JPEGPreprocessor {
         buffer.withUnsafeBufferPointer { body($0.baseAddress! + outputStart[c], outputWidth[c]) }
     }
 
-    /// Bytes of the 8·v rows of component `c` (what ``withSamples(component:_:)`` gives).
-    func sampleCount(component c: Int) -> Int { 8 * layout.components[c].v * outputWidth[c] }
-
-    /// Copies the rows of components `components` one after the other into `samples` (which
-    /// holds their ``sampleCount(component:)`` bytes), for a second thread to transform.
-    func copySamples(components: Range<Int>, into samples: inout [UInt8]) {
+    /// Copies the sample rows of `units` (component, its block rows) one after the other into
+    /// `samples` (which holds 8 · `outputWidth` bytes per block row), for a second thread to
+    /// transform.
+    func copySamples(_ units: [JPEGTransformUnit], into samples: inout [UInt8]) {
         var at = 0
         samples.withUnsafeMutableBufferPointer { out in
             guard let base = out.baseAddress else { return }
-            for c in components {
-                let count = sampleCount(component: c)
-                withSamples(component: c) { p, _ in (base + at).update(from: p, count: count) }
+            for unit in units {
+                let width = outputWidth[unit.component]
+                let count = 8 * width * unit.blockRows.count
+                withSamples(component: unit.component) { p, _ in
+                    (base + at).update(from: p + 8 * width * unit.blockRows.lowerBound, count: count)
+                }
                 at += count
             }
         }

@@ -5,11 +5,13 @@ import CodecCore
 /// caller's thread or on a second one.
 ///
 /// With two threads (`JPEGEncoder`'s `maxThreads` ≥ 2) the caller converts, downsamples and
-/// transforms the first component of row of MCUs n + 1 while the second thread transforms the
-/// other components of row n (their samples copied into the row: about a third of the blocks
-/// at 4:2:0) and codes it. The rows go through a ``PipelineStage`` with three sets of one-row
-/// planes, so at most two rows wait. The coder sees the same blocks in the same order either
-/// way, so the file is the same bytes.
+/// transforms part of row of MCUs n + 1 while the second thread transforms the rest of row n
+/// (their samples copied into the row) and codes it. The split is by block rows of components
+/// in frame order (``JPEGTransformUnit``): the caller takes those that keep it at half of the
+/// row's blocks or fewer (at 4:2:0 the first luma block row and Cb; at 4:4:4 luma), which
+/// balances reading, colour conversion and downsampling against Huffman coding. The rows go
+/// through a ``PipelineStage`` with three sets of one-row planes, so at most two rows wait. The
+/// coder sees the same blocks in the same order either way, so the file is the same bytes.
 final class JPEGStreamingScan: @unchecked Sendable {
     /// One row of MCUs handed to the coder: quantized blocks, and the samples of the components
     /// the coding thread transforms.
@@ -32,24 +34,28 @@ final class JPEGStreamingScan: @unchecked Sendable {
         /// Whole bytes coded and not yet taken (the bit buffer keeps the rest).
         let output = Locked<[UInt8]>([])
         let transform: JPEGBlockTransform
-        /// The components whose samples come in the row, with their row lengths.
-        let deferred: [(component: Int, rowLength: Int, count: Int)]
+        /// The block rows whose samples come in the row, and their row lengths.
+        let deferred: [JPEGTransformUnit]
+        let rowLengths: [Int]
 
         init(encoder: JPEGSequentialEncoder, sink: JPEGSymbolWriter, transform: JPEGBlockTransform,
-             deferred: [(component: Int, rowLength: Int, count: Int)]) {
+             deferred: [JPEGTransformUnit], rowLengths: [Int]) {
             self.encoder = encoder
             self.sink = sink
             self.transform = transform
             self.deferred = deferred
+            self.rowLengths = rowLengths
         }
 
         func code(_ row: inout Row) {
             let mcuRow = row.mcuRow
             row.samples.withUnsafeBufferPointer { samples in
                 guard var p = samples.baseAddress else { return }
-                for (c, rowLength, count) in deferred {
-                    transform.transform(component: c, samples: p, rowLength: rowLength, mcuRow: mcuRow, into: &row.planes[c])
-                    p += count
+                for unit in deferred {
+                    let c = unit.component, rowLength = rowLengths[c]
+                    transform.transform(component: c, blockRows: unit.blockRows, samples: p, rowLength: rowLength,
+                                        mcuRow: mcuRow, into: &row.planes[c])
+                    p += 8 * rowLength * unit.blockRows.count
                 }
             }
             encoder.encode(planes: row.planes, iMCURows: mcuRow..<(mcuRow + 1), into: &sink)
@@ -66,30 +72,54 @@ final class JPEGStreamingScan: @unchecked Sendable {
     private let empty: Row
 
     /// `planes`: one row of MCUs of each component. With `maxThreads` ≥ 2 a coding thread is
-    /// started (when the system makes one) and transforms every component but the first.
+    /// started (when the system makes one) and transforms the block rows the caller leaves.
     init(encoder: JPEGSequentialEncoder, sink: JPEGSymbolWriter, planes: [JPEGCoefficientPlane],
          transform: JPEGBlockTransform, preprocessor: JPEGPreprocessor, maxThreads: Int) {
-        let sizes = planes.indices.dropFirst().map {
-            (component: $0, rowLength: preprocessor.outputWidth[$0], count: preprocessor.sampleCount(component: $0))
+        let layout = transform.layout
+        let units = layout.components.indices.flatMap { c in
+            (0..<layout.components[c].v).map { JPEGTransformUnit(component: c, blockRows: $0..<($0 + 1)) }
         }
-        empty = Row(planes: planes, samples: [UInt8](repeating: 0, count: sizes.reduce(0) { $0 + $1.count }))
-        spare = empty
-        let threadCoder = Coder(encoder: encoder, sink: sink, transform: transform, deferred: sizes)
-        if maxThreads > 1, let stage = PipelineStage(jobs: Array(repeating: empty, count: Self.rowsInFlight), process: { row in
+        // Greedily, in frame order: a block row that does not fit is left, and with it every
+        // later row of its component (they have as many blocks), so the caller never needs a
+        // row the coding thread makes (a dummy block row takes its DC from the row above).
+        let total = layout.components.reduce(0) { $0 + $1.h * $1.v }
+        var callerBlocks = 0, callers: [JPEGTransformUnit] = [], deferred: [JPEGTransformUnit] = []
+        for unit in units {
+            let blocks = layout.components[unit.component].h
+            if 2 * (callerBlocks + blocks) <= total {
+                callerBlocks += blocks
+                callers.append(unit)
+            } else {
+                deferred.append(unit)
+            }
+        }
+        let rowLengths = preprocessor.outputWidth
+        let sampleBytes = deferred.reduce(0) { $0 + 8 * rowLengths[$1.component] }
+        let threadCoder = Coder(encoder: encoder, sink: sink, transform: transform, deferred: deferred, rowLengths: rowLengths)
+        let threadRow = Row(planes: planes, samples: [UInt8](repeating: 0, count: sampleBytes))
+        if maxThreads > 1, let stage = PipelineStage(jobs: Array(repeating: threadRow, count: Self.rowsInFlight), process: { row in
             threadCoder.code(&row)
         }) {
             self.stage = stage
             coder = threadCoder
+            callerUnits = callers
+            empty = threadRow
         } else {
-            coder = Coder(encoder: encoder, sink: sink, transform: transform, deferred: [])
+            coder = Coder(encoder: encoder, sink: sink, transform: transform, deferred: [], rowLengths: rowLengths)
+            callerUnits = units
+            empty = Row(planes: planes, samples: [])
         }
+        spare = empty
     }
 
     deinit { stage?.close() }
 
-    /// The components the caller transforms into a row before ``add(_:)``; the samples of the
-    /// others go in the row (``JPEGPreprocessor/copySamples(components:into:)``).
-    var callerComponents: Range<Int> { 0..<(empty.planes.count - coder.deferred.count) }
+    /// The block rows the caller transforms into a row before ``add(_:)``.
+    let callerUnits: [JPEGTransformUnit]
+
+    /// The block rows whose samples the caller copies into a row
+    /// (``JPEGPreprocessor/copySamples(_:into:)``), for the coding thread to transform.
+    var deferredUnits: [JPEGTransformUnit] { coder.deferred }
 
     /// The planes to transform the next row of MCUs into (once the coder is done with them).
     func acquireRow() -> Row {
@@ -126,4 +156,10 @@ final class JPEGStreamingScan: @unchecked Sendable {
         let bytes = take()
         return bytes + coder.sink.writer.take()
     }
+}
+
+/// Block rows of one component within a row of MCUs: a share of a row's transform work.
+struct JPEGTransformUnit: Sendable {
+    let component: Int
+    let blockRows: Range<Int>
 }
