@@ -19,8 +19,9 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     /// Processed (or never used) jobs, ready for the caller.
     private var free: [Job]
-    /// Submitted jobs not yet taken by the thread, oldest first.
-    private var pending: [Job] = []
+    /// Submitted jobs not yet taken by the thread, oldest first (a taken one is nil, so that
+    /// the thread holds the only copy of a job's buffers while it processes them).
+    private var pending: [Job?] = []
     private var pendingStart = 0
     /// Jobs taken by the thread and not yet handed back.
     private var busy = 0
@@ -57,7 +58,7 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
     }
 
     /// Hands a filled job to the thread (ignored after ``close()``).
-    package func submit(_ job: Job) {
+    package func submit(_ job: consuming Job) {
         pthread_mutex_lock(mutex)
         if !closed { pending.append(job) }
         pthread_cond_broadcast(condition)
@@ -87,12 +88,14 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
         while true {
             while pendingStart == pending.count && !closed { pthread_cond_wait(condition, mutex) }
             if closed { break }
-            var job = pending[pendingStart]
+            let taken = pending[pendingStart]
+            pending[pendingStart] = nil
             pendingStart += 1
             if pendingStart == pending.count {
                 pending.removeAll(keepingCapacity: true)
                 pendingStart = 0
             }
+            guard var job = taken else { continue }
             busy += 1
             pthread_mutex_unlock(mutex)
             process(&job)

@@ -160,7 +160,7 @@ public struct JPEGEncoder {
             }
             preprocessor.copySamples(streaming.deferredUnits, into: &row.samples)
             row.mcuRow = mcuRow
-            streaming.add(row)
+            streaming.add(consume row)
         } else {
             transform.transform(preprocessor, mcuRow: mcuRow, into: &planes)
         }

@@ -128,8 +128,9 @@ final class JPEGStreamingScan: @unchecked Sendable {
         return spare ?? empty
     }
 
-    /// Codes `row` now (one thread) or hands it to the coding thread.
-    func add(_ row: Row) {
+    /// Codes `row` now (one thread) or hands it to the coding thread, which must then hold the
+    /// only copy of its buffers (or it would copy them before writing).
+    func add(_ row: consuming Row) {
         if let stage {
             stage.submit(row)
         } else {
