@@ -68,8 +68,9 @@ final class JPEGStreamingScan: @unchecked Sendable {
     private var stage: PipelineStage<Row>?
     /// With one thread: the planes, between ``add(_:)`` and the next ``acquireRow()``.
     private var spare: Row?
-    /// A fresh set of planes, in case neither the stage nor `spare` has one.
-    private let empty: Row
+    /// The size of the planes (blocks per row, block rows) and of the samples of a row.
+    private let planeSizes: [(Int, Int)]
+    private let sampleBytes: Int
 
     /// `planes`: one row of MCUs of each component. With `maxThreads` ≥ 2 a coding thread is
     /// started (when the system makes one) and transforms the block rows the caller leaves.
@@ -95,22 +96,26 @@ final class JPEGStreamingScan: @unchecked Sendable {
             }
         }
         let rowLengths = preprocessor.outputWidth
-        let sampleBytes = deferred.reduce(0) { $0 + 8 * rowLengths[$1.component] }
+        planeSizes = planes.map { ($0.blocksPerRow, $0.blockRows) }
+        sampleBytes = maxThreads > 1 ? deferred.reduce(0) { $0 + 8 * rowLengths[$1.component] } : 0
         let threadCoder = Coder(encoder: encoder, sink: sink, transform: transform, deferred: deferred, rowLengths: rowLengths)
-        let threadRow = Row(planes: planes, samples: [UInt8](repeating: 0, count: sampleBytes))
-        if maxThreads > 1, let stage = PipelineStage(jobs: Array(repeating: threadRow, count: Self.rowsInFlight), process: { row in
-            threadCoder.code(&row)
-        }) {
+        // Rows of their own (copies of one row would share buffers until each is first written).
+        let (sizes, bytes) = (planeSizes, sampleBytes)
+        let rows = (0..<(maxThreads > 1 ? Self.rowsInFlight : 0)).map { _ in Self.makeRow(sizes, bytes) }
+        if maxThreads > 1, let stage = PipelineStage(jobs: rows, process: { row in threadCoder.code(&row) }) {
             self.stage = stage
             coder = threadCoder
             callerUnits = callers
-            empty = threadRow
         } else {
             coder = Coder(encoder: encoder, sink: sink, transform: transform, deferred: [], rowLengths: rowLengths)
             callerUnits = units
-            empty = Row(planes: planes, samples: [])
+            spare = Row(planes: planes, samples: [])
         }
-        spare = empty
+    }
+
+    private static func makeRow(_ sizes: [(Int, Int)], _ sampleBytes: Int) -> Row {
+        Row(planes: sizes.map { JPEGCoefficientPlane(blocksPerRow: $0.0, blockRows: $0.1) },
+            samples: [UInt8](repeating: 0, count: sampleBytes))
     }
 
     deinit { stage?.close() }
@@ -137,9 +142,12 @@ final class JPEGStreamingScan: @unchecked Sendable {
 
     /// The planes to transform the next row of MCUs into (once the coder is done with them).
     func acquireRow() -> Row {
-        if let stage { return stage.acquire() ?? empty }
-        defer { spare = nil }
-        return spare ?? empty
+        if let row = stage?.acquire() { return row }
+        if let row = spare {
+            spare = nil
+            return row
+        }
+        return Self.makeRow(planeSizes, sampleBytes)
     }
 
     /// Codes `row` now (one thread) or hands it to the coding thread, which must then hold the
