@@ -44,6 +44,9 @@ struct JPEGRenderer {
     private let strides: [Int]
     /// One upsampled row per component.
     private var rows: [[UInt8]]
+    /// A CMYK profile's transform to sRGB, used instead of the naive CMYK conversion
+    /// (``JPEGInkConversion``).
+    var inkTransform: ColorTransform?
 
     /// The upsampling of each component of `frame` at `geometry`'s scale (full size when nil);
     /// fails as libjpeg-turbo does (when decompression starts) on sampling factors it cannot
@@ -195,7 +198,13 @@ struct JPEGRenderer {
                 rows[1].withUnsafeBufferPointer { r1 in
                     rows[2].withUnsafeBufferPointer { r2 in
                         rows[3].withUnsafeBufferPointer { r3 in
-                            if colorSpace == .cmyk {
+                            if let ink = inkTransform {
+                                if colorSpace == .cmyk {
+                                    JPEGInkConversion.cmyk(c: a, m: r1.baseAddress!, y: r2.baseAddress!, k: r3.baseAddress!, count: count, ink, out)
+                                } else {
+                                    JPEGInkConversion.ycck(y: a, cb: r1.baseAddress!, cr: r2.baseAddress!, k: r3.baseAddress!, count: count, ink, out)
+                                }
+                            } else if colorSpace == .cmyk {
                                 JPEGColorConverter.cmykToRGBA(c: a, m: r1.baseAddress!, y: r2.baseAddress!, k: r3.baseAddress!, count: count, out)
                             } else {
                                 JPEGColorConverter.ycckToRGBA(y: a, cb: r1.baseAddress!, cr: r2.baseAddress!, k: r3.baseAddress!, count: count, out)
