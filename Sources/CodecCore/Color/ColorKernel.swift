@@ -113,22 +113,30 @@ struct ColorMatrixKernel: Sendable {
     }
 }
 
-/// One input channel (gray): a table per output channel, from the red sample.
+/// One input channel (gray): sampled at 33 evenly spaced inputs and read by linear
+/// interpolation, as LittleCMS resamples a gray → RGB pipeline (33 grid points, its default
+/// for one channel), so results match it even where the sRGB curve is steep near black.
 struct ColorCurveKernel: Sendable {
+    static let intervals = 32
+    /// Encoded outputs in [0, 1] at the 33 nodes, per output channel (3 × 33).
+    let nodes: [Float]
     /// 8-bit outputs for the 256 8-bit codes, per output channel (3 × 256).
     let table8: [UInt8]
-    /// Encoded outputs in [0, 1] at 4097 evenly spaced inputs, per output channel.
-    let table16: [Float]
 
     /// Samples `linear` (gray in [0, 1] to linear sRGB).
     init(_ linear: (Double) -> Vector3) {
-        let steps = SRGBEncoding.steps16
-        let fine = (0...steps).map { linear(Double($0) / Double(steps)) }
-        let coarse = (0..<256).map { linear(Double($0) / 255) }
-        func encoded(_ v: Vector3) -> [Double] { [v.x, v.y, v.z].map(ICCMath.sRGBEncode) }
-        let coarseEncoded = coarse.map(encoded), fineEncoded = fine.map(encoded)
-        table8 = (0..<3).flatMap { c in coarseEncoded.map { UInt8($0[c] * 255 + 0.5) } }
-        table16 = (0..<3).flatMap { c in fineEncoded.map { Float($0[c]) } }
+        let n = Self.intervals
+        let samples = (0...n).map { i -> [Double] in
+            let v = linear(Double(i) / Double(n))
+            return [v.x, v.y, v.z].map(ICCMath.sRGBEncode)
+        }
+        let nodes = (0..<3).flatMap { c in samples.map { Float($0[c]) } }
+        self.nodes = nodes
+        table8 = nodes.withUnsafeBufferPointer { t in
+            (0..<3).flatMap { c in
+                (0..<256).map { v in UInt8(interpolate16(UInt16(v * 257), t.baseAddress! + c * (n + 1), steps: n) * 255 + 0.5) }
+            }
+        }
     }
 
     func apply8(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
@@ -143,13 +151,13 @@ struct ColorCurveKernel: Sendable {
     }
 
     func apply16(_ p: UnsafeMutablePointer<UInt16>, count: Int) {
-        let steps = SRGBEncoding.steps16
-        table16.withUnsafeBufferPointer { t in
+        let n = Self.intervals
+        nodes.withUnsafeBufferPointer { t in
             let base = t.baseAddress!
             for i in stride(from: 0, to: count &* 4, by: 4) {
                 let v = p[i]
                 for c in 0..<3 {
-                    p[i + c] = UInt16(min(max(interpolate16(v, base + c * (steps + 1), steps: steps), 0), 1) * 65535 + 0.5)
+                    p[i + c] = UInt16(min(max(interpolate16(v, base + c * (n + 1), steps: n), 0), 1) * 65535 + 0.5)
                 }
             }
         }
