@@ -36,6 +36,7 @@ public struct ICCProfile: Sendable {
         guard tagCount <= Self.maxTagCount, Int(tagCount) <= (size - 132) / 12 else {
             throw .invalidData("ICC tag count larger than the profile holds")
         }
+        let tableEnd = 132 + 12 * Int(tagCount)
         var tags: [ICCSignature: (offset: Int, size: Int)] = [:]
         var extents: [(offset: Int, size: Int)] = []
         for i in 0..<Int(tagCount) {
@@ -43,7 +44,7 @@ public struct ICCProfile: Sendable {
             guard let sig = d.u32(entry), let offset = d.u32(entry + 4), let length = d.u32(entry + 8) else {
                 throw .truncated("ICC tag table cut short")
             }
-            guard length >= 8, Int(offset) <= size, Int(length) <= size - Int(offset) else {
+            guard length >= 8, Int(offset) >= tableEnd, Int(offset) <= size, Int(length) <= size - Int(offset) else {
                 throw .invalidData("ICC tag outside the profile")
             }
             if tags[ICCSignature(sig)] == nil { tags[ICCSignature(sig)] = (Int(offset), Int(length)) }
