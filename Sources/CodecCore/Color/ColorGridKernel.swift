@@ -33,13 +33,16 @@ struct ColorGridKernel: Sendable {
             nodes[3 * n + 2] = Float(ICCMath.sRGBEncode(v.z))
         }
         self.nodes = nodes
-        let cells = (0..<256).map { v -> (Int, Float) in
+        var cell8 = [Int](repeating: 0, count: 256)
+        var fraction8 = [Float](repeating: 0, count: 256)
+        for v in 0..<256 {
             let x = Double(v) / 255 * Double(points - 1)
             let i = min(Int(x), points - 2)
-            return (i, Float(x - Double(i)))
+            cell8[v] = i
+            fraction8[v] = Float(x - Double(i))
         }
-        cell8 = cells.map(\.0)
-        fraction8 = cells.map(\.1)
+        self.cell8 = cell8
+        self.fraction8 = fraction8
     }
 
     /// Tetrahedral interpolation in the cube at `base` with neighbour strides `s` and

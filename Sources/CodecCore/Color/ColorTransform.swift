@@ -59,15 +59,16 @@ public final class ColorTransform: Sendable {
         }
     }
 
-    /// The source's black point as LittleCMS's `cmsDetectBlackPoint` finds it for the
-    /// perceptual intent: the fixed perceptual black of a version 4 LUT profile, else the
-    /// darkest colorant (RGB 0, gray 0, CMYK 100 %) made neutral, L* kept only within [0, 50].
+    /// The source's black point as LittleCMS 2 (2.19, measured through Pillow) detects it for
+    /// the perceptual intent: the fixed perceptual black of a version 4 LUT profile, else the
+    /// darkest colorant (RGB 0, gray 0, CMYK 400 %) as the profile gives it, chroma included;
+    /// L* above 95 or below 0 gives no black point, above 50 is clipped to 50.
     private static func blackPoint(_ model: ColorSourceModel, channels: Int, isV4LUT: Bool) -> Vector3 {
         if isV4LUT { return Vector3(0.00336, 0.0034731, 0.00287) }
-        let darkest = [Double](repeating: channels == 4 ? 1 : 0, count: channels)
-        let l = ICCMath.lightness(model.evaluate(darkest))
-        guard l > 0, l <= 50 else { return Vector3(0, 0, 0) }
-        return ICCMath.labToXYZ(l, 0, 0)
+        let darkest = model.evaluate([Double](repeating: channels == 4 ? 1 : 0, count: channels))
+        let (l, a, b) = ICCMath.xyzToLab(darkest)
+        guard l > 0, l <= 95 else { return Vector3(0, 0, 0) }
+        return l <= 50 ? darkest : ICCMath.labToXYZ(50, a, b)
     }
 
     /// LittleCMS's `ComputeBlackPointCompensation` towards a zero black: per XYZ component,

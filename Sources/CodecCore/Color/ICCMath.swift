@@ -22,11 +22,11 @@ enum ICCMath {
         return Vector3(d50.x * inverse(fx), d50.y * inverse(fy), d50.z * inverse(fz))
     }
 
-    /// XYZ to CIELAB's lightness L* (D50).
-    static func lightness(_ xyz: Vector3) -> Double {
-        let t = xyz.y / d50.y
-        let f = t > 216.0 / 24389 ? pow(t, 1.0 / 3) : 841.0 / 108 * t + 16.0 / 116
-        return 116 * f - 16
+    /// XYZ to CIELAB (D50).
+    static func xyzToLab(_ xyz: Vector3) -> (l: Double, a: Double, b: Double) {
+        func f(_ t: Double) -> Double { t > 216.0 / 24389 ? pow(t, 1.0 / 3) : 841.0 / 108 * t + 16.0 / 116 }
+        let fx = f(xyz.x / d50.x), fy = f(xyz.y / d50.y), fz = f(xyz.z / d50.z)
+        return (116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz))
     }
 
     /// The Bradford cone response matrix (ICC.1 Annex E.3).
