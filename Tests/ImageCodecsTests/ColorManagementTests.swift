@@ -13,9 +13,6 @@ struct ColorManagementTests {
             !$0.lastPathComponent.hasSuffix(".srgb.png") && FileManager.default.fileExists(atPath: $0.path + ".srgb.png")
         }
     }
-    /// Fixtures whose difference from LittleCMS exceeds ±2 today, with the largest difference
-    /// measured (SPEC-NOTES.md, "Colour management", deviations). Every other fixture is held to ±2.
-    static let knownDeviations = ["lut8.png": 19]
 
     static func decode(_ bytes: [UInt8], _ space: ColorSpace, sixteen: Bool = false) throws -> DecodedImage {
         var options = DecodingOptions()
@@ -40,9 +37,8 @@ struct ColorManagementTests {
         let ours = try Self.decode(Corpus.bytes(url), .sRGB).rgba8Raster()
         let expected = try Self.decode(Corpus.bytes(URL(fileURLWithPath: url.path + ".srgb.png")), .original).rgba8Raster()
         #expect(ours.width == expected.width && ours.height == expected.height)
-        let tolerance = Self.knownDeviations[url.lastPathComponent] ?? 2
         let worst = Self.maxDifference(ours.pixels, expected.pixels)
-        #expect(worst <= tolerance, "\(url.lastPathComponent): \(worst)")
+        #expect(worst <= 2, "\(url.lastPathComponent): \(worst)")
     }
 
     @Test func sixteenBitSourcesConvertAtSixteenBits() throws {

@@ -11,28 +11,32 @@ struct ColorGridKernel: Sendable {
     let cell8: [Int]
     let fraction8: [Float]
 
+    /// For three inputs, LittleCMS's 8-bit prelinearisation (``ColorPrelinearization``) and the
+    /// grid sampled through it; 8-bit pixels use these, 16-bit ones the plain grid.
+    let prelinearization: ColorPrelinearization?
+    let prelinearizedNodes: [Float]
+
     /// Samples `linear` (device values in [0, 1] to linear sRGB) at every node.
     init(dimensions: Int, points: Int, _ linear: ([Double]) -> Vector3) {
         self.dimensions = dimensions
         self.points = points
-        var total = 1
-        for _ in 0..<dimensions { total *= points }
-        var nodes = [Float](repeating: 0, count: total * 3)
-        var index = [Int](repeating: 0, count: dimensions)
-        var device = [Double](repeating: 0, count: dimensions)
-        for n in 0..<total {
-            var rest = n
-            for d in stride(from: dimensions - 1, through: 0, by: -1) {
-                index[d] = rest % points
-                rest /= points
-                device[d] = Double(index[d]) / Double(points - 1)
-            }
+        func encoded(_ device: [Double]) -> [Double] {
             let v = linear(device)
-            nodes[3 * n] = Float(ICCMath.sRGBEncode(v.x))
-            nodes[3 * n + 1] = Float(ICCMath.sRGBEncode(v.y))
-            nodes[3 * n + 2] = Float(ICCMath.sRGBEncode(v.z))
+            return [ICCMath.sRGBEncode(v.x), ICCMath.sRGBEncode(v.y), ICCMath.sRGBEncode(v.z)]
         }
-        self.nodes = nodes
+        nodes = Self.sample(dimensions: dimensions, points: points, encoded)
+        if dimensions == 3, let curves = ColorPrelinearization.curves(encoded) {
+            let inverses = ColorPrelinearization.inverses(curves)
+            prelinearization = ColorPrelinearization(curves: curves, gridPoints: points)
+            prelinearizedNodes = Self.sample(dimensions: 3, points: points) { d in
+                encoded((0..<3).map { t in
+                    Double(ColorPrelinearization.evaluate(inverses[t], at: ColorPrelinearization.quantize(d[t] * 65535))) / 65535
+                })
+            }
+        } else {
+            prelinearization = nil
+            prelinearizedNodes = []
+        }
         var cell8 = [Int](repeating: 0, count: 256)
         var fraction8 = [Float](repeating: 0, count: 256)
         for v in 0..<256 {
@@ -43,6 +47,26 @@ struct ColorGridKernel: Sendable {
         }
         self.cell8 = cell8
         self.fraction8 = fraction8
+    }
+
+    /// `encoded` at every node of a grid, first input slowest.
+    private static func sample(dimensions: Int, points: Int, _ encoded: ([Double]) -> [Double]) -> [Float] {
+        var total = 1
+        for _ in 0..<dimensions { total *= points }
+        var nodes = [Float](repeating: 0, count: total * 3)
+        var device = [Double](repeating: 0, count: dimensions)
+        for n in 0..<total {
+            var rest = n
+            for d in stride(from: dimensions - 1, through: 0, by: -1) {
+                device[d] = Double(rest % points) / Double(points - 1)
+                rest /= points
+            }
+            let v = encoded(device)
+            nodes[3 * n] = Float(v[0])
+            nodes[3 * n + 1] = Float(v[1])
+            nodes[3 * n + 2] = Float(v[2])
+        }
+        return nodes
     }
 
     /// Tetrahedral interpolation in the cube at `base` with neighbour strides `s` and
@@ -85,14 +109,16 @@ struct ColorGridKernel: Sendable {
         return (lo.0 + (hi.0 - lo.0) * f.0, lo.1 + (hi.1 - lo.1) * f.0, lo.2 + (hi.2 - lo.2) * f.0)
     }
 
-    /// Three-input grids over RGBA8 rows, in place.
+    /// Three-input grids over RGBA8 rows, in place: through the prelinearisation when there is one.
     func apply8(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
         guard dimensions == 3 else { return }
-        nodes.withUnsafeBufferPointer { g in
-            cell8.withUnsafeBufferPointer { cell in
-                fraction8.withUnsafeBufferPointer { frac in
+        let (cells, fractions, grid) = prelinearization.map { ($0.cell8, $0.fraction8, prelinearizedNodes) }
+            ?? (cell8 + cell8 + cell8, fraction8 + fraction8 + fraction8, nodes)
+        grid.withUnsafeBufferPointer { g in
+            cells.withUnsafeBufferPointer { cell in
+                fractions.withUnsafeBufferPointer { frac in
                     for i in stride(from: 0, to: count &* 4, by: 4) {
-                        let r = Int(p[i]), gr = Int(p[i &+ 1]), b = Int(p[i &+ 2])
+                        let r = Int(p[i]), gr = 256 &+ Int(p[i &+ 1]), b = 512 &+ Int(p[i &+ 2])
                         let v = sample(g.baseAddress!, (cell[r], cell[gr], cell[b], 0), (frac[r], frac[gr], frac[b], 0))
                         p[i] = UInt8(v.0 * 255 + 0.5)
                         p[i &+ 1] = UInt8(v.1 * 255 + 0.5)
