@@ -22,8 +22,7 @@ extension ImageSource {
     func converted(_ rendered: RenderedImage) -> DecodedImage {
         guard let props = state.withLock({ $0.parser?.properties }),
               let transform = colorConversion(props)?.transform else { return rendered.converted(options) }
-        var image = rendered
-        transform.apply(to: &image.raster)
-        return image.converted(options)
+        return RenderedImage(raster: transform.converted(rendered.raster), finalRowCount: rendered.finalRowCount)
+            .converted(options)
     }
 }

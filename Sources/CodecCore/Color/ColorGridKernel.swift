@@ -110,19 +110,23 @@ struct ColorGridKernel: Sendable {
     }
 
     /// Three-input grids over RGBA8 rows, in place: through the prelinearisation when there is one.
-    func apply8(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
-        guard dimensions == 3 else { return }
+    func apply8(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
+        guard dimensions == 3 else {
+            if UnsafePointer(dst) != src { dst.update(from: src, count: count &* 4) }
+            return
+        }
         let (cells, fractions, grid) = prelinearization.map { ($0.cell8, $0.fraction8, prelinearizedNodes) }
             ?? (cell8 + cell8 + cell8, fraction8 + fraction8 + fraction8, nodes)
         grid.withUnsafeBufferPointer { g in
             cells.withUnsafeBufferPointer { cell in
                 fractions.withUnsafeBufferPointer { frac in
                     for i in stride(from: 0, to: count &* 4, by: 4) {
-                        let r = Int(p[i]), gr = 256 &+ Int(p[i &+ 1]), b = 512 &+ Int(p[i &+ 2])
+                        let r = Int(src[i]), gr = 256 &+ Int(src[i &+ 1]), b = 512 &+ Int(src[i &+ 2])
                         let v = sample(g.baseAddress!, (cell[r], cell[gr], cell[b], 0), (frac[r], frac[gr], frac[b], 0))
-                        p[i] = UInt8(v.0 * 255 + 0.5)
-                        p[i &+ 1] = UInt8(v.1 * 255 + 0.5)
-                        p[i &+ 2] = UInt8(v.2 * 255 + 0.5)
+                        dst[i &+ 3] = src[i &+ 3]
+                        dst[i] = UInt8(v.0 * 255 + 0.5)
+                        dst[i &+ 1] = UInt8(v.1 * 255 + 0.5)
+                        dst[i &+ 2] = UInt8(v.2 * 255 + 0.5)
                     }
                 }
             }

@@ -4,11 +4,12 @@ enum ColorKernel: Sendable {
     case curves(ColorCurveKernel)
     case grid(ColorGridKernel)
 
-    func apply8(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
+    /// Converts `count` RGBA8 pixels from `src` to `dst` (alpha copied); they may be the same.
+    func apply8(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
         switch self {
-        case .matrix(let k): k.apply8(p, count: count)
-        case .curves(let k): k.apply8(p, count: count)
-        case .grid(let k): k.apply8(p, count: count)
+        case .matrix(let k): k.apply8(src, dst, count: count)
+        case .curves(let k): k.apply8(src, dst, count: count)
+        case .grid(let k): k.apply8(src, dst, count: count)
         }
     }
 
@@ -73,21 +74,24 @@ struct ColorMatrixKernel: Sendable {
         coefficients = (matrix.m + [offset.x, offset.y, offset.z]).map(Float.init)
     }
 
-    /// Hot loop: one table read per channel, nine multiplies, three encoding reads.
-    func apply8(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
+    /// Scalar twin of ``apply8(_:_:count:)``: one table read per channel, nine multiplies,
+    /// three encoding reads a pixel.
+    func apply8Scalar(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, from start: Int = 0, count: Int) {
         linear8.withUnsafeBufferPointer { lin in
             coefficients.withUnsafeBufferPointer { m in
                 SRGBEncoding.table8.withUnsafeBufferPointer { enc in
                     let l = lin.baseAddress!, e = enc.baseAddress!
                     let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
                     let (o0, o1, o2) = (m[9], m[10], m[11])
-                    var i = 0
+                    var i = start &* 4
                     let end = count &* 4
                     while i < end {
-                        let r = l[Int(p[i])], g = l[256 &+ Int(p[i &+ 1])], b = l[512 &+ Int(p[i &+ 2])]
-                        p[i] = SRGBEncoding.encode8(m0 * r + m1 * g + m2 * b + o0, e)
-                        p[i &+ 1] = SRGBEncoding.encode8(m3 * r + m4 * g + m5 * b + o1, e)
-                        p[i &+ 2] = SRGBEncoding.encode8(m6 * r + m7 * g + m8 * b + o2, e)
+                        let r = l[Int(src[i])], g = l[256 &+ Int(src[i &+ 1])], b = l[512 &+ Int(src[i &+ 2])]
+                        let a = src[i &+ 3]
+                        dst[i] = SRGBEncoding.encode8(m0 * r + m1 * g + m2 * b + o0, e)
+                        dst[i &+ 1] = SRGBEncoding.encode8(m3 * r + m4 * g + m5 * b + o1, e)
+                        dst[i &+ 2] = SRGBEncoding.encode8(m6 * r + m7 * g + m8 * b + o2, e)
+                        dst[i &+ 3] = a
                         i &+= 4
                     }
                 }
@@ -139,13 +143,14 @@ struct ColorCurveKernel: Sendable {
         }
     }
 
-    func apply8(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
+    func apply8(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
         table8.withUnsafeBufferPointer { t in
             for i in stride(from: 0, to: count &* 4, by: 4) {
-                let v = Int(p[i])
-                p[i] = t[v]
-                p[i &+ 1] = t[256 &+ v]
-                p[i &+ 2] = t[512 &+ v]
+                let v = Int(src[i])
+                dst[i &+ 3] = src[i &+ 3]
+                dst[i] = t[v]
+                dst[i &+ 1] = t[256 &+ v]
+                dst[i &+ 2] = t[512 &+ v]
             }
         }
     }

@@ -90,19 +90,37 @@ public final class ColorTransform: Sendable {
     /// A gray transform reads the red sample of each pixel (gray images are R = G = B here);
     /// a CMYK transform is not applied here (see ``convertInk(_:count:)``).
     public func apply(to raster: inout Raster) {
-        let sixteen = raster.bytesPerPixel == 8
         let count = raster.width * raster.height
-        raster.pixels.withUnsafeMutableBytes { raw in
-            if sixteen {
+        if raster.bytesPerPixel == 8 {
+            raster.pixels.withUnsafeMutableBytes { raw in
                 let p = raw.bindMemory(to: UInt16.self)
                 guard p.count >= count * 4 else { return }
                 kernel.apply16(p.baseAddress!, count: count)
-            } else {
-                let p = raw.bindMemory(to: UInt8.self)
-                guard p.count >= count * 4 else { return }
-                kernel.apply8(p.baseAddress!, count: count)
             }
+            return
         }
+        raster.pixels.withUnsafeMutableBufferPointer { p in
+            guard p.count >= count * 4 else { return }
+            kernel.apply8(p.baseAddress!, p.baseAddress!, count: count)
+        }
+    }
+
+    /// `raster` converted into new storage: one pass that reads the source and writes the
+    /// result, where converting a shared raster in place would copy it first.
+    public func converted(_ raster: Raster) -> Raster {
+        let count = raster.width * raster.height
+        guard raster.bytesPerPixel == 4, raster.pixels.count == count * 4 else {
+            var copy = raster
+            apply(to: &copy)
+            return copy
+        }
+        let pixels = [UInt8](unsafeUninitializedCapacity: count * 4) { out, initialized in
+            raster.pixels.withUnsafeBufferPointer { src in
+                if count > 0 { kernel.apply8(src.baseAddress!, out.baseAddress!, count: count) }
+            }
+            initialized = count * 4
+        }
+        return Raster(width: raster.width, height: raster.height, bytesPerPixel: 4, pixels: pixels)
     }
 
     /// Converts interleaved CMYK ink amounts (0 = no ink, as ICC CMYK data is; 4 bytes a
