@@ -129,25 +129,34 @@ struct SplitMix {
     }
 }
 
-/// The matrix kernel's SIMD loop and its scalar twin agree on every pixel.
-struct ColorKernelTwinTests {
-    @Test func simdMatrixKernelEqualsScalar() throws {
+
+/// The 8-bit matrix kernel (fixed point) against the exact colorimetry in doubles, and its
+/// in-place and new-storage forms against each other.
+struct ColorMatrixKernelTests {
+    @Test func fixedPointKernelIsWithinOneOfExact() throws {
         let bytes = try Corpus.bytes(ICCProfileTests.folder.appendingPathComponent("p3.icc"))
-        let transform = try ColorTransform(profile: ICCProfile(bytes: bytes))
-        guard case .matrix(let kernel) = transform.kernel else { Issue.record("P3 is matrix/TRC"); return }
+        let profile = try ICCProfile(bytes: bytes)
+        let transform = try ColorTransform(profile: profile)
+        let model = try ColorSourceModel(profile)
+        let toSRGB = try #require(ICCMath.sRGBToXYZ.inverted)
         var rng = SplitMix(seed: 7)
         let count = 4099
         let source = (0..<count * 4).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
-        var simd = [UInt8](repeating: 0, count: count * 4), scalar = simd
-        source.withUnsafeBufferPointer { s in
-            simd.withUnsafeMutableBufferPointer { kernel.apply8(s.baseAddress!, $0.baseAddress!, count: count) }
-            scalar.withUnsafeMutableBufferPointer { kernel.apply8Scalar(s.baseAddress!, $0.baseAddress!, count: count) }
-        }
-        #expect(simd == scalar)
-        #expect(simd != source)
         let raster = Raster(width: count, height: 1, bytesPerPixel: 4, pixels: source)
+        let converted = transform.converted(raster)
         var inPlace = raster
         transform.apply(to: &inPlace)
-        #expect(inPlace.pixels == simd && transform.converted(raster).pixels == simd)
+        #expect(inPlace.pixels == converted.pixels)
+        var worst = 0
+        for i in stride(from: 0, to: count * 4, by: 4) {
+            let xyz = model.evaluate([Double(source[i]) / 255, Double(source[i + 1]) / 255, Double(source[i + 2]) / 255])
+            let rgb = toSRGB * xyz
+            for (c, v) in [rgb.x, rgb.y, rgb.z].enumerated() {
+                let exact = Int((ICCMath.sRGBEncode(v) * 255).rounded())
+                worst = max(worst, abs(exact - Int(converted.pixels[i + c])))
+            }
+            #expect(converted.pixels[i + 3] == source[i + 3])
+        }
+        #expect(worst <= 1)
     }
 }

@@ -61,36 +61,52 @@ func interpolate16(_ code: UInt16, _ t: UnsafePointer<Float>, steps: Int) -> Flo
 /// Matrix/TRC: linearise each channel by table, a 3×3 matrix (with offset, for black point
 /// compensation) to linear sRGB, then encode.
 struct ColorMatrixKernel: Sendable {
-    /// Linear values of the 256 8-bit codes, per channel (3 × 256).
-    let linear8: [Float]
+    /// Linear values of the 256 8-bit codes in 1.14 fixed point (16384 is 1), per channel
+    /// (3 × 256), as LittleCMS's 8-bit matrix/TRC path keeps them.
+    let linear8: [Int32]
     /// Linear values at 4097 evenly spaced inputs, per channel, for 16-bit codes.
     let linear16: [Float]
     /// Row-major matrix (9) then offset (3).
     let coefficients: [Float]
+    /// The matrix in 1.14 fixed point (9) then the offset in 2.28 (3), for 8-bit pixels.
+    let fixedCoefficients: [Int32]
 
     init(curves: [ICCCurve], matrix: Matrix3, offset: Vector3) {
-        linear8 = curves.flatMap { c in (0..<256).map { Float(c.evaluate(Double($0) / 255)) } }
+        let one = Double(SRGBEncoding.steps8)
+        linear8 = curves.flatMap { c in (0..<256).map { Int32((c.evaluate(Double($0) / 255) * one).rounded()) } }
         linear16 = curves.flatMap { c in (0...SRGBEncoding.steps16).map { Float(c.evaluate(Double($0) / Double(SRGBEncoding.steps16))) } }
         coefficients = (matrix.m + [offset.x, offset.y, offset.z]).map(Float.init)
+        fixedCoefficients = matrix.m.map { Self.fixed($0 * one) } + [offset.x, offset.y, offset.z].map { Self.fixed($0 * one * one) }
     }
 
-    /// Scalar twin of ``apply8(_:_:count:)``: one table read per channel, nine multiplies,
-    /// three encoding reads a pixel.
-    func apply8Scalar(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, from start: Int = 0, count: Int) {
+    /// `v` rounded to an Int32, saturating (a hostile profile's matrix can be anything).
+    private static func fixed(_ v: Double) -> Int32 {
+        guard v.isFinite else { return 0 }
+        return Int32(min(max(v.rounded(), Double(Int32.min)), Double(Int32.max)))
+    }
+
+    /// Hot loop, in integers (an 8-lane SIMD version measured slower: its table reads are
+    /// scalar lane inserts and extracts): one table read per channel, nine multiplies, three
+    /// encoding reads a pixel. Products stay below 2³¹ for a usable matrix (samples ≤ 2¹⁴,
+    /// coefficients < 2¹⁵); wrapping arithmetic otherwise.
+    func apply8(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
         linear8.withUnsafeBufferPointer { lin in
-            coefficients.withUnsafeBufferPointer { m in
+            fixedCoefficients.withUnsafeBufferPointer { m in
                 SRGBEncoding.table8.withUnsafeBufferPointer { enc in
                     let l = lin.baseAddress!, e = enc.baseAddress!
                     let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
-                    let (o0, o1, o2) = (m[9], m[10], m[11])
-                    var i = start &* 4
+                    let round = Int32(SRGBEncoding.steps8 / 2)
+                    let (o0, o1, o2) = (m[9] &+ round, m[10] &+ round, m[11] &+ round)
+                    let top = Int32(SRGBEncoding.steps8)
+                    @inline(__always) func code(_ acc: Int32) -> UInt8 { e[Int(min(max(acc &>> 14, 0), top))] }
+                    var i = 0
                     let end = count &* 4
                     while i < end {
                         let r = l[Int(src[i])], g = l[256 &+ Int(src[i &+ 1])], b = l[512 &+ Int(src[i &+ 2])]
                         let a = src[i &+ 3]
-                        dst[i] = SRGBEncoding.encode8(m0 * r + m1 * g + m2 * b + o0, e)
-                        dst[i &+ 1] = SRGBEncoding.encode8(m3 * r + m4 * g + m5 * b + o1, e)
-                        dst[i &+ 2] = SRGBEncoding.encode8(m6 * r + m7 * g + m8 * b + o2, e)
+                        dst[i] = code(m0 &* r &+ m1 &* g &+ m2 &* b &+ o0)
+                        dst[i &+ 1] = code(m3 &* r &+ m4 &* g &+ m5 &* b &+ o1)
+                        dst[i &+ 2] = code(m6 &* r &+ m7 &* g &+ m8 &* b &+ o2)
                         dst[i &+ 3] = a
                         i &+= 4
                     }
