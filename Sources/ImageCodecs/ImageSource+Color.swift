@@ -7,7 +7,7 @@ extension ImageSource {
     /// transform is built once and cached by ``ColorTransform/cached(profile:)``.
     func colorConversion(_ properties: ImageProperties) -> ColorConversion? {
         guard options.colorSpace == .sRGB else { return nil }
-        return ColorConversion(properties, decoderHoldsInk: format == .jpeg)
+        return ColorConversion(properties, decoderAppliesProfiles: format == .jpeg)
     }
 
     /// `properties` with the warnings of the colour conversion added.

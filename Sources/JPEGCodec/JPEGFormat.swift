@@ -63,7 +63,7 @@ package struct JPEGFormat: FrameFormat {
         }
         let job = JPEGPixelDecoder(frame: frame, firstScan: first.header, colorSpace: colorSpace,
                                    scaledSize: scaledSize, thumbnail: thumbnail)
-        job.inkTransform = JPEGInkConversion.transform(options: options, colorSpace: colorSpace, profile: container.metadata.iccProfile)
+        job.colorTransform = JPEGColorManagement.transform(options: options, colorSpace: colorSpace, profile: container.metadata.iccProfile)
         return job
     }
 

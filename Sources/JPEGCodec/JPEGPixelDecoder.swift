@@ -20,8 +20,8 @@ package final class JPEGPixelDecoder {
     private var coefficients: JPEGCoefficients
     private var renderer: JPEGRenderer?
     private let colorSpace: JPEGColorSpace
-    /// A CMYK profile's transform to sRGB, when asked for (``JPEGInkConversion``).
-    var inkTransform: ColorTransform?
+    /// The ICC profile's transform to sRGB, when asked for (``JPEGColorManagement``).
+    var colorTransform: ColorTransform?
     /// The image, RGBA8 (empty for a thumbnail), and the rows of it that are final.
     private(set) var pixels: [UInt8]
     private(set) var finalRows = 0
@@ -106,7 +106,7 @@ package final class JPEGPixelDecoder {
         if renderer == nil {
             renderer = try JPEGRenderer(frame: frame, colorSpace: colorSpace, quantization: container.latchedQuantization,
                                         geometry: geometry)
-            renderer?.inkTransform = inkTransform
+            renderer?.colorTransform = colorTransform
         }
         if container.scans.count != scansLatched {
             latchedQuantization = container.latchedQuantization

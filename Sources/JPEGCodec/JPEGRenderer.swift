@@ -44,9 +44,8 @@ struct JPEGRenderer {
     private let strides: [Int]
     /// One upsampled row per component.
     private var rows: [[UInt8]]
-    /// A CMYK profile's transform to sRGB, used instead of the naive CMYK conversion
-    /// (``JPEGInkConversion``).
-    var inkTransform: ColorTransform?
+    /// The ICC profile's transform to sRGB, applied to each output row (``JPEGColorManagement``).
+    var colorTransform: ColorTransform?
 
     /// The upsampling of each component of `frame` at `geometry`'s scale (full size when nil);
     /// fails as libjpeg-turbo does (when decompression starts) on sampling factors it cannot
@@ -184,6 +183,7 @@ struct JPEGRenderer {
             switch colorSpace {
             case .grayscale:
                 JPEGColorConverter.grayToRGBA(a, count: count, out)
+                colorTransform?.convertRow(out, count: count)
             case .yCbCr, .rgb:
                 rows[1].withUnsafeBufferPointer { r1 in
                     rows[2].withUnsafeBufferPointer { r2 in
@@ -194,15 +194,16 @@ struct JPEGRenderer {
                         }
                     }
                 }
+                colorTransform?.convertRow(out, count: count)
             case .cmyk, .ycck:
                 rows[1].withUnsafeBufferPointer { r1 in
                     rows[2].withUnsafeBufferPointer { r2 in
                         rows[3].withUnsafeBufferPointer { r3 in
-                            if let ink = inkTransform {
+                            if let ink = colorTransform {
                                 if colorSpace == .cmyk {
-                                    JPEGInkConversion.cmyk(c: a, m: r1.baseAddress!, y: r2.baseAddress!, k: r3.baseAddress!, count: count, ink, out)
+                                    JPEGColorManagement.cmyk(c: a, m: r1.baseAddress!, y: r2.baseAddress!, k: r3.baseAddress!, count: count, ink, out)
                                 } else {
-                                    JPEGInkConversion.ycck(y: a, cb: r1.baseAddress!, cr: r2.baseAddress!, k: r3.baseAddress!, count: count, ink, out)
+                                    JPEGColorManagement.ycck(y: a, cb: r1.baseAddress!, cr: r2.baseAddress!, k: r3.baseAddress!, count: count, ink, out)
                                 }
                             } else if colorSpace == .cmyk {
                                 JPEGColorConverter.cmykToRGBA(c: a, m: r1.baseAddress!, y: r2.baseAddress!, k: r3.baseAddress!, count: count, out)

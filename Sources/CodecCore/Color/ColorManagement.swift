@@ -13,14 +13,13 @@ public enum ColorSpace: Sendable, Equatable {
 package struct ColorConversion: Sendable {
     /// The transform to apply to the rendered RGBA rows, if any.
     package var transform: ColorTransform?
-    /// The profile describes CMYK samples; only a decoder that holds them (JPEG) applies it.
-    package var needsInk = false
     /// Why a description was ignored.
     package var warnings: [String] = []
 
-    /// Resolves `properties`. `decoderHoldsInk`: the format's decoder applies CMYK profiles
-    /// itself (JPEG); for other formats a CMYK profile is ignored with a warning.
-    package init(_ properties: ImageProperties, decoderHoldsInk: Bool) {
+    /// Resolves `properties`. `decoderAppliesProfiles`: the format's decoder applies the ICC
+    /// profile in its row sink (JPEG: CMYK ones need its ink samples); for other formats a
+    /// CMYK profile is ignored with a warning.
+    package init(_ properties: ImageProperties, decoderAppliesProfiles: Bool) {
         if let cicp = properties.color.cicp {
             switch ColorTransform.fromCICP(cicp) {
             case .success(let t):
@@ -32,8 +31,10 @@ package struct ColorConversion: Sendable {
         }
         if let profile = properties.iccProfile {
             switch ColorTransform.cached(profile: profile) {
+            case .success where decoderAppliesProfiles:
+                return
             case .success(let t) where t.inputChannelCount == 4:
-                if decoderHoldsInk { needsInk = true } else { warnings.append("CMYK ICC profile on an image without CMYK samples ignored") }
+                warnings.append("CMYK ICC profile on an image without CMYK samples ignored")
                 return
             case .success(let t):
                 transform = t

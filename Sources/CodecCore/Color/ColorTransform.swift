@@ -123,6 +123,11 @@ public final class ColorTransform: Sendable {
         return Raster(width: raster.width, height: raster.height, bytesPerPixel: 4, pixels: pixels)
     }
 
+    /// Converts one RGBA8 row in place (a decoder's row sink); a CMYK transform leaves it as it is.
+    public func convertRow(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
+        kernel.apply8(p, p, count: count)
+    }
+
     /// Converts interleaved CMYK ink amounts (0 = no ink, as ICC CMYK data is; 4 bytes a
     /// pixel) to opaque RGBA8, in place.
     public func convertInk(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
