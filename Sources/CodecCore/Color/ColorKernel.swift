@@ -41,12 +41,6 @@ enum SRGBEncoding {
         let f = x - Float(i)
         return UInt16((t[i] + (t[i + 1] - t[i]) * f) * 65535 + 0.5)
     }
-
-    /// The 8-bit sRGB code of linear `v` from ``table8``.
-    @inline(__always)
-    static func encode8(_ v: Float, _ t: UnsafePointer<UInt8>) -> UInt8 {
-        t[Int(min(max(v, 0), 1) * Float(steps8) + 0.5)]
-    }
 }
 
 /// Interpolates a table of `steps + 1` samples over [0, 1] at a 16-bit code.

@@ -64,7 +64,7 @@ enum ICCMath {
     /// Linear light to the sRGB transfer function (IEC 61966-2-1), the inverse of the
     /// parametric type 4 curve with g = 2.4, a = 1/1.055, b = 0.055/1.055, c = 1/12.92, d = 0.04045.
     static func sRGBEncode(_ v: Double) -> Double {
-        if v <= 0 { return 0 }
+        guard v > 0 else { return 0 }   // NaN too
         if v >= 1 { return 1 }
         return v <= 0.04045 / 12.92 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
     }
