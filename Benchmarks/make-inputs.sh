@@ -11,7 +11,8 @@
 # predictor-coded ALPH, and -alpha_q 50: fewer levels, colour-indexed, libwebp's 8-bit alpha
 # path), and a 10-frame lossy animation of Kodak photos (img2webp -lossy).
 # JPEGs for JPEGBench (which runs this when .inputs/.complete-jpeg is missing): cjpeg -quality 90
-# of the 24 MP and 8.6 MP PNGs, baseline 4:2:0, baseline 4:4:4 and progressive 4:2:0.
+# of the 24 MP and 8.6 MP PNGs, baseline 4:2:0, baseline 4:4:4 and progressive 4:2:0, and the 24 MP
+# baseline 4:2:0 again with a Display P3 ICC profile (JPEGBench --srgb).
 # Needs ImageMagick's `convert`, `dwebp`, `cwebp` and `img2webp` (Debian's webp) for the large files, `gifsicle` for
 # one animation (without it, ImageMagick's optimiser is used for that one too), `apngasm`
 # for the APNG (skipped without it), and `cjpeg` (Debian's libjpeg-turbo-progs) for the JPEGs.
@@ -124,6 +125,15 @@ if [ -f "$out/large-rgb8-bryce.png" ]; then
 fi
 make anim19-kodak.gif anim19gif
 if command -v apngasm >/dev/null; then make anim19-kodak.apng anim19png; fi
+# An ICC profile written into a JPEG as one APP2 "ICC_PROFILE" segment (sequence 1 of 1).
+withicc() {
+    python3 - "$1" "$2" "$target" <<'PY'
+import struct, sys
+jpeg, icc = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+payload = b"ICC_PROFILE\0" + bytes([1, 1]) + icc
+open(sys.argv[3], "wb").write(jpeg[:2] + b"\xff\xe2" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:])
+PY
+}
 # JPEG: cjpeg (libjpeg-turbo) reads PPM, so ImageMagick converts the PNG on the way.
 jpeg() { convert "$1" ppm:- | cjpeg -quality 90 "${@:2}" -outfile "$target"; }
 if command -v cjpeg >/dev/null; then
@@ -133,6 +143,11 @@ if command -v cjpeg >/dev/null; then
         make "$size-444-q90-bryce.jpg" jpeg "$out/$size-rgb8-bryce.png" -sample 1x1,1x1,1x1
         make "$size-420-prog-q90-bryce.jpg" jpeg "$out/$size-rgb8-bryce.png" -sample 2x2,1x1,1x1 -progressive
     done
+    # The 24 MP JPEG with a Display P3 profile in an APP2 after SOI (ICC.1 Annex B.4), for
+    # JPEGBench --srgb: the colour conversion's cost against the decode.
+    if [ -f "$out/large-420-q90-bryce.jpg" ]; then
+        make large-420-q90-p3-bryce.jpg withicc "$out/large-420-q90-bryce.jpg" "$here/../Conformance/fixtures/color/p3.icc"
+    fi
 else
     echo "make-inputs.sh: no cjpeg (apt: libjpeg-turbo-progs), JPEGs skipped" >&2
 fi

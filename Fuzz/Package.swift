@@ -29,6 +29,11 @@ let package = Package(
             name: "FuzzGIFEncode",
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
         ),
+        // The ICC profile parser and colour transform: the input is a profile.
+        .executableTarget(
+            name: "FuzzICC",
+            dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]
+        ),
         .executableTarget(
             name: "FuzzJPEG",
             dependencies: ["FuzzSupport", .product(name: "ImageCodecs", package: "ImageCodecs")]

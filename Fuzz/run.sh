@@ -9,6 +9,7 @@
 #   Fuzz/run.sh jpeg-encode 1800
 #   Fuzz/run.sh jpeg-transcode 1800   (the lossless transcoder: two setting bytes, then a JPEG)
 #   Fuzz/run.sh webp-encode 1800
+#   Fuzz/run.sh icc 1800   (the ICC profile parser and colour transform: the input is a profile)
 # FORMAT: png (FuzzPNG), gif (FuzzGIF), gif-encode (FuzzGIFEncode, the GIF encoder), jpeg (FuzzJPEG),
 # webp (FuzzWebP), encode (FuzzEncode, the PNG/APNG encoders: the input is a recipe of sizes,
 # colours, options and pixels) or jpeg-encode (FuzzJPEGEncode: random images and settings through
@@ -46,6 +47,12 @@ case "$format" in
     # Requests, not files: any bytes seed it; the GIF corpus gives varied ones.
     seed_dirs=("$root/Conformance/fixtures/gif")
     seed_name='*'
+    ;;
+  icc)
+    product=FuzzICC
+    # Profiles: the fixtures' and the system's (icc-profiles-free, colord-data, ghostscript).
+    seed_dirs=("$root/Conformance/fixtures/color" "/usr/share/color/icc")
+    seed_name='*.ic[cm]'
     ;;
   jpeg)
     product=FuzzJPEG

@@ -27,6 +27,10 @@ public struct DecodingOptions: Sendable, Equatable {
     /// Accept CRC-32 and Adler-32 mismatches. Off by default; fuzz targets set it so that
     /// mutated inputs reach the deeper code.
     public var ignoresChecksums = false
+    /// The colour space of the pixels: ``ColorSpace/original`` (the file's values) or
+    /// ``ColorSpace/sRGB`` (converted through the ICC profile, PNG `cICP` or `cHRM`/`gAMA`;
+    /// SPEC-NOTES.md, "Colour management"). Images, thumbnails and player frames alike.
+    public var colorSpace: ColorSpace = .original
 
     public init() {}
 }

@@ -32,6 +32,11 @@ public struct ImageProperties: Sendable, Equatable {
     public var significantBits: [Int]?
     /// The suggested background colour as RGB in the file's bit depth (PNG bKGD, GIF background index).
     public var backgroundColor: [Int]?
+    /// Things the decoder ignored and why, for the caller to log: with
+    /// ``DecodingOptions/colorSpace`` set to ``ColorSpace/sRGB``, an ICC profile or colour
+    /// chunk that could not be used (broken, hostile or unsupported), so the pixels were left
+    /// in the file's colour space. Empty when nothing was ignored.
+    public var warnings: [String] = []
 
     public init(width: Int, height: Int, bitDepth: Int, hasAlpha: Bool, isInterlaced: Bool) {
         self.width = width

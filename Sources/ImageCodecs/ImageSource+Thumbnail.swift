@@ -12,10 +12,10 @@ extension ImageSource {
         guard maxPixelSize > 0 else { throw .invalidRequest("maxPixelSize must be positive") }
         let orientation = applyOrientation ? (properties?.orientation ?? 1) : 1
         let shrunk = try shrunkImage(at: index, maxPixelSize: maxPixelSize)
-        guard orientation != 1 else { return shrunk.converted(options) }
+        guard orientation != 1 else { return converted(shrunk) }
         let upright = Orientation.apply(orientation, to: shrunk.raster)
         let isComplete = shrunk.finalRowCount == shrunk.raster.height
-        return RenderedImage(raster: upright, finalRowCount: isComplete ? upright.height : 0).converted(options)
+        return converted(RenderedImage(raster: upright, finalRowCount: isComplete ? upright.height : 0))
     }
 
     private func shrunkImage(at index: Int, maxPixelSize: Int) throws(DecodingError) -> RenderedImage {

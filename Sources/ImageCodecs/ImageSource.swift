@@ -148,7 +148,7 @@ public final class ImageSource: Sendable {
     public var count: Int { state.withLock { $0.parser?.frameCount ?? 0 } }
 
     /// Image-level properties, or nil while the header is unread.
-    public var properties: ImageProperties? { state.withLock { $0.parser?.properties } }
+    public var properties: ImageProperties? { withColorWarnings(state.withLock { $0.parser?.properties }) }
 
     /// Properties of frame `index`, or nil if it is not known yet.
     public func properties(at index: Int) -> FrameProperties? {
@@ -163,7 +163,7 @@ public final class ImageSource: Sendable {
     /// image's pixels puts the source in `invalidData` for good; one in an animation frame's
     /// pixels is thrown for that frame (and frames composed on it) only.
     public func image(at index: Int = 0) throws(DecodingError) -> DecodedImage {
-        try rendered(at: index).converted(options)
+        converted(try rendered(at: index))
     }
 
     /// Frame `index` as the decoder renders it, before conversion to the caller's layout.

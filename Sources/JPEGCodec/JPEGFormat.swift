@@ -38,8 +38,10 @@ package struct JPEGFormat: FrameFormat {
         guard bytes <= limits.maxBytesHeld else {
             throw .limitExceeded("JPEG image and coefficient buffers exceed Limits.maxBytesHeld")
         }
-        return JPEGPixelDecoder(frame: frame, firstScan: first.header, colorSpace: colorSpace,
-                                scaledSize: scaledSize, thumbnail: thumbnail)
+        let job = JPEGPixelDecoder(frame: frame, firstScan: first.header, colorSpace: colorSpace,
+                                   scaledSize: scaledSize, thumbnail: thumbnail)
+        job.colorTransform = JPEGColorManagement.transform(options: options, colorSpace: colorSpace, profile: container.metadata.iccProfile)
+        return job
     }
 
     package func advance(_ job: inout Job, for purpose: FrameJobPurpose, input: InputBuffer,

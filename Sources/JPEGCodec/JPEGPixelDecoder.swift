@@ -20,6 +20,8 @@ package final class JPEGPixelDecoder: FrameJob {
     private var coefficients: JPEGCoefficients
     private var renderer: JPEGRenderer?
     private let colorSpace: JPEGColorSpace
+    /// The ICC profile's transform to sRGB, when asked for (``JPEGColorManagement``).
+    var colorTransform: ColorTransform?
     /// Where the rows go: the RGBA8 image, allocated uninitialised (rows not written yet are
     /// cleared only when a partial image is asked for), or a thumbnail's resampler, which takes
     /// an MCU row's rows at a time at the scale rendered.
@@ -101,6 +103,7 @@ package final class JPEGPixelDecoder: FrameJob {
         if renderer == nil {
             renderer = try JPEGRenderer(frame: frame, colorSpace: colorSpace, quantization: container.latchedQuantization,
                                         geometry: geometry)
+            renderer?.colorTransform = colorTransform
         }
         if container.scans.count != scansLatched {
             latchedQuantization = container.latchedQuantization

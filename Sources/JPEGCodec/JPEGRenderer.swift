@@ -44,6 +44,8 @@ struct JPEGRenderer {
     private let strides: [Int]
     /// One upsampled row per component.
     private var rows: [[UInt8]]
+    /// The ICC profile's transform to sRGB, applied to each output row (``JPEGColorManagement``).
+    var colorTransform: ColorTransform?
 
     /// The upsampling of each component of `frame` at `geometry`'s scale (full size when nil);
     /// fails as libjpeg-turbo does (when decompression starts) on sampling factors it cannot
@@ -181,6 +183,7 @@ struct JPEGRenderer {
             switch colorSpace {
             case .grayscale:
                 JPEGColorConverter.grayToRGBA(a, count: count, out)
+                colorTransform?.convertRow(out, count: count)
             case .yCbCr, .rgb:
                 rows[1].withUnsafeBufferPointer { r1 in
                     rows[2].withUnsafeBufferPointer { r2 in
@@ -191,11 +194,18 @@ struct JPEGRenderer {
                         }
                     }
                 }
+                colorTransform?.convertRow(out, count: count)
             case .cmyk, .ycck:
                 rows[1].withUnsafeBufferPointer { r1 in
                     rows[2].withUnsafeBufferPointer { r2 in
                         rows[3].withUnsafeBufferPointer { r3 in
-                            if colorSpace == .cmyk {
+                            if let ink = colorTransform {
+                                if colorSpace == .cmyk {
+                                    JPEGColorManagement.cmyk(c: a, m: r1.baseAddress!, y: r2.baseAddress!, k: r3.baseAddress!, count: count, ink, out)
+                                } else {
+                                    JPEGColorManagement.ycck(y: a, cb: r1.baseAddress!, cr: r2.baseAddress!, k: r3.baseAddress!, count: count, ink, out)
+                                }
+                            } else if colorSpace == .cmyk {
                                 JPEGColorConverter.cmykToRGBA(c: a, m: r1.baseAddress!, y: r2.baseAddress!, k: r3.baseAddress!, count: count, out)
                             } else {
                                 JPEGColorConverter.ycckToRGBA(y: a, cb: r1.baseAddress!, cr: r2.baseAddress!, k: r3.baseAddress!, count: count, out)

@@ -7,7 +7,7 @@ import Darwin
 import ImageCodecs
 import PNGCodec
 
-/// `imagecodecs decode FILE -o OUT.png|OUT.pam [--frame N] [--max-pixel-size N] [--apply-orientation]`.
+/// `imagecodecs decode FILE -o OUT.png|OUT.pam [--frame N] [--max-pixel-size N] [--apply-orientation] [--srgb]`.
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Decode one frame to a PNG or PAM file.")
 
@@ -16,6 +16,7 @@ struct Decode: ParsableCommand {
     @Option(help: "Frame index.") var frame = 0
     @Option(help: "Shrink so that the longer side is at most N pixels.") var maxPixelSize: Int?
     @Flag(help: "Turn the image upright by its EXIF orientation.") var applyOrientation = false
+    @Flag(help: "Convert to sRGB through the file's ICC profile, PNG cICP or cHRM/gAMA.") var srgb = false
 
     func validate() throws {
         guard output.hasSuffix(".png") || output.hasSuffix(".pam") else {
@@ -28,8 +29,10 @@ struct Decode: ParsableCommand {
     func run() throws {
         var options = DecodingOptions()
         options.prefersSixteenBitOutput = true
+        if srgb { options.colorSpace = .sRGB }
         let source = ImageSource(bytes: try readFile(file), options: options)
         try requireRecognised(source)
+        for warning in source.properties?.warnings ?? [] { printWarning(warning) }
         guard frame < source.count else {
             if source.status == .complete { throw ValidationError("the image has \(source.count) frames") }
             try finish(source)
@@ -107,4 +110,10 @@ struct Decode: ParsableCommand {
         }
         return fclose(file) == 0 && written
     }
+}
+
+/// A warning (an ignored colour profile, for example) on the standard error; the exit status
+/// is not changed by it.
+private func printWarning(_ text: String) {
+    writeStandardError("warning: \(text)\n")
 }

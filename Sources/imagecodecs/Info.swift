@@ -20,6 +20,7 @@ struct Info: ParsableCommand {
             ("orientation", .int(p.orientation)), ("hasAlpha", .bool(p.hasAlpha)),
             ("bitDepth", .int(p.bitDepth)), ("interlaced", .bool(p.isInterlaced)),
             ("iccProfileSize", .int(p.iccProfile?.count ?? 0)), ("exifSize", .int(p.exif?.count ?? 0)),
+            ("colorProfile", Self.profileDescription(p.iccProfile)),
             ("status", .string(source.status.description)),
             ("frames", .array(frames.map(Self.frameJSON))),
         ]
@@ -36,6 +37,13 @@ struct Info: ParsableCommand {
         try finish(source)
     }
 
+    /// The embedded ICC profile's description (`desc`), or null when there is no profile or
+    /// it cannot be read.
+    static func profileDescription(_ bytes: [UInt8]?) -> JSONValue {
+        guard let bytes, let profile = try? ICCProfile(bytes: bytes), let text = profile.profileDescription else { return .null }
+        return .string(text)
+    }
+
     static func frameJSON(_ f: FrameProperties) -> JSONValue {
         .object([
             ("x", .int(f.x)), ("y", .int(f.y)), ("width", .int(f.width)), ("height", .int(f.height)),
@@ -47,7 +55,7 @@ struct Info: ParsableCommand {
 
 /// The little JSON this tool prints, with keys in a fixed order.
 indirect enum JSONValue {
-    case string(String), int(Int), number(Double), bool(Bool), array([JSONValue]), object([(String, JSONValue)])
+    case string(String), int(Int), number(Double), bool(Bool), array([JSONValue]), object([(String, JSONValue)]), null
 
     var rendered: String {
         switch self {
@@ -55,6 +63,7 @@ indirect enum JSONValue {
         case .int(let i): return String(i)
         case .number(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
         case .bool(let b): return b ? "true" : "false"
+        case .null: return "null"
         case .array(let a): return "[" + a.map(\.rendered).joined(separator: ", ") + "]"
         case .object(let o): return "{" + o.map { "\"\($0.0)\": \($0.1.rendered)" }.joined(separator: ", ") + "}"
         }
