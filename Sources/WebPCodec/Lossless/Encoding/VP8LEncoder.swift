@@ -171,7 +171,17 @@ package enum VP8LEncoder {
                     consider(tokens, cacheBits: cacheBits)
                 }
             }
-            if let best {
+            if var best, settings.finalBinsPerChannel > VP8LEntropyImageBuilder.binsPerChannel, settings.entropyImageBits > 0 {
+                let finer = VP8LEntropyImageBuilder.build(best.tokens, width: width, height: pixels.count / width,
+                                                          bits: settings.entropyImageBits, cacheBits: best.cacheBits,
+                                                          maxGroups: settings.maxGroups,
+                                                          binsPerChannel: settings.finalBinsPerChannel)
+                let bits = VP8LImageWriter.bitCount(best.tokens, width: width, cacheBits: best.cacheBits, isMain: true,
+                                                    entropyImage: finer)
+                if bits < best.bits { best.entropyImage = finer }
+                VP8LImageWriter.write(best.tokens, width: width, cacheBits: best.cacheBits, isMain: true,
+                                      entropyImage: best.entropyImage, to: &writer)
+            } else if let best {
                 VP8LImageWriter.write(best.tokens, width: width, cacheBits: best.cacheBits, isMain: true,
                                       entropyImage: best.entropyImage, to: &writer)
             }

@@ -22,6 +22,9 @@ struct VP8LEncoderSettings {
     var entropyImageBits: Int
     /// The most prefix code groups the clustering keeps.
     var maxGroups: Int
+    /// When above ``VP8LEntropyImageBuilder/binsPerChannel``: the chosen parse is clustered
+    /// again from this many bins per channel, and that entropy image kept if smaller.
+    var finalBinsPerChannel: Int
     /// Try both the palette and the spatial transforms (and none) and keep the smallest.
     var tryAllTransforms: Bool
 
@@ -41,6 +44,7 @@ struct VP8LEncoderSettings {
         cacheSizesTried = e >= 9 ? [0, 4, 6, 8, 10] : []
         entropyImageBits = e <= 3 ? 0 : e <= 6 ? 6 : 5
         maxGroups = e <= 6 ? 16 : 64
+        finalBinsPerChannel = e >= 9 ? 8 : 4
         tryAllTransforms = e >= 7
         fitsTilesToSize = e >= 9
     }

@@ -6,11 +6,12 @@
 enum VP8LEntropyImageBuilder {
     /// The most tiles counted (larger images get larger tiles).
     static let maxTiles = 2600
-    /// Bins per literal channel (green, red, blue) when pooling tiles.
+    /// Bins per literal channel (green, red, blue) when pooling tiles: 4, or for a finer
+    /// (slower) clustering more.
     static let binsPerChannel = 4
 
     static func build(_ tokens: [VP8LToken], width: Int, height: Int, bits requested: Int, cacheBits: Int,
-                      maxGroups: Int) -> VP8LImageWriter.EntropyImage? {
+                      maxGroups: Int, binsPerChannel: Int = binsPerChannel) -> VP8LImageWriter.EntropyImage? {
         var bits = requested
         while bits < 9 && VP8LEntropyCoding.subsampledSize(width, bits: bits)
             * VP8LEntropyCoding.subsampledSize(height, bits: bits) > maxTiles { bits += 1 }
