@@ -89,7 +89,7 @@ package enum VP8LEncoder {
                                      to: &writer)
         }
         writer.write(0, 1)
-        writeMainImage(residuals, width: width, settings, to: &writer)
+        VP8LMainImageSearch.write(residuals, width: width, settings, to: &writer)
         return writer.finish()
     }
 
@@ -108,7 +108,7 @@ package enum VP8LEncoder {
         // Index images (graphics, mostly) gain from long chains far more than photos do.
         var indexSettings = settings
         indexSettings.chainSteps = min(settings.chainSteps * 2, 512)
-        writeMainImage(indices, width: packedWidth, indexSettings, to: &writer)
+        VP8LMainImageSearch.write(indices, width: packedWidth, indexSettings, to: &writer)
         return writer.finish()
     }
 
@@ -117,75 +117,8 @@ package enum VP8LEncoder {
         var writer = LSBBitWriter(capacity: argb.count)
         writeHeader(header, to: &writer)
         writer.write(0, 1)
-        writeMainImage(argb, width: header.width, settings, to: &writer)
+        VP8LMainImageSearch.write(argb, width: header.width, settings, to: &writer)
         return writer.finish()
-    }
-
-    /// The main image: LZ77, the colour cache, the entropy image, the codes and the data. With
-    /// `settings.cacheSizesTried` the estimated best cache size and the others listed are each
-    /// carried through the parses and the clustering and written, and the smallest kept; with
-    /// `settings.triesRunParse` so is the run parse (``VP8LBackwardReferences/runTokens(_:width:)``),
-    /// as it is and as the first model of the cost-driven parses.
-    static func writeMainImage(_ pixels: [UInt32], width: Int, _ settings: VP8LEncoderSettings,
-                               to writer: inout LSBBitWriter) {
-        var references = VP8LBackwardReferences(maxChainSteps: settings.chainSteps, minLength: settings.minCopyLength,
-                                                lazy: settings.lazyMatching)
-        references.searchesNeighbours = settings.searchesNeighbours
-        pixels.withUnsafeBufferPointer { p in
-            let matches = settings.optimalParses > 0 ? references.matches(p, width: width) : nil
-            let greedy = matches.map { references.greedyTokens(p, width: width, matches: $0) }
-                ?? references.tokens(p, width: width)
-            let estimated = VP8LColorCacheSelection.bestBits(greedy, pixels: p, maxBits: settings.maxCacheBits)
-            var sizes = [estimated]
-            for bits in settings.cacheSizesTried where bits <= settings.maxCacheBits && !sizes.contains(bits) {
-                sizes.append(bits)
-            }
-            let seeds = settings.triesRunParse ? [greedy, references.runTokens(p, width: width)] : [greedy]
-            var best: (bits: Int, tokens: [VP8LToken], cacheBits: Int, entropyImage: VP8LImageWriter.EntropyImage?)?
-            func consider(_ tokens: [VP8LToken], cacheBits: Int) {
-                let entropyImage = settings.entropyImageBits == 0 ? nil
-                    : VP8LEntropyImageBuilder.build(tokens, width: width, height: pixels.count / width,
-                                                    bits: settings.entropyImageBits, cacheBits: cacheBits,
-                                                    maxGroups: settings.maxGroups)
-                guard sizes.count > 1 || seeds.count > 1 else {
-                    best = (0, tokens, cacheBits, entropyImage)
-                    return
-                }
-                let bits = VP8LImageWriter.bitCount(tokens, width: width, cacheBits: cacheBits, isMain: true,
-                                                    entropyImage: entropyImage)
-                if best.map({ bits < $0.bits }) ?? true { best = (bits, tokens, cacheBits, entropyImage) }
-            }
-            for (s, seed) in seeds.enumerated() {
-                for cacheBits in sizes {
-                    var tokens = seed
-                    VP8LColorCacheSelection.apply(&tokens, pixels: p, bits: cacheBits)
-                    if s > 0 { consider(tokens, cacheBits: cacheBits) }
-                    for _ in 0..<settings.optimalParses {
-                        guard let matches else { break }
-                        var histogram = VP8LHistogram(cacheBits: cacheBits)
-                        for token in tokens { histogram.add(token) }
-                        tokens = references.optimalTokens(p, width: width, matches: matches,
-                                                          model: VP8LCostModel(histogram), cacheBits: cacheBits)
-                        VP8LColorCacheSelection.apply(&tokens, pixels: p, bits: cacheBits)
-                    }
-                    consider(tokens, cacheBits: cacheBits)
-                }
-            }
-            if var best, settings.finalBinsPerChannel > VP8LEntropyImageBuilder.binsPerChannel, settings.entropyImageBits > 0 {
-                let finer = VP8LEntropyImageBuilder.build(best.tokens, width: width, height: pixels.count / width,
-                                                          bits: settings.entropyImageBits, cacheBits: best.cacheBits,
-                                                          maxGroups: settings.maxGroups,
-                                                          binsPerChannel: settings.finalBinsPerChannel)
-                let bits = VP8LImageWriter.bitCount(best.tokens, width: width, cacheBits: best.cacheBits, isMain: true,
-                                                    entropyImage: finer)
-                if bits < best.bits { best.entropyImage = finer }
-                VP8LImageWriter.write(best.tokens, width: width, cacheBits: best.cacheBits, isMain: true,
-                                      entropyImage: best.entropyImage, to: &writer)
-            } else if let best {
-                VP8LImageWriter.write(best.tokens, width: width, cacheBits: best.cacheBits, isMain: true,
-                                      entropyImage: best.entropyImage, to: &writer)
-            }
-        }
     }
 }
 
