@@ -114,53 +114,61 @@ extension VP8LBackwardReferences {
         var stepLength = [UInt16](repeating: 0, count: n + 1)
         var stepDistance = [Int32](repeating: 0, count: n + 1)
         cost[0] = 0
-        VP8LPrefixEncoding.planeCodes.withUnsafeBufferPointer { planes in
-            VP8LBackwardReference.distanceMap.withUnsafeBufferPointer { map in
-                cost.withUnsafeMutableBufferPointer { cost in
-                    for i in 0..<n {
-                        let here = cost[i]
-                        let literal = min(model.literalCost(p[i]), hits[i])
-                        if here + literal < cost[i + 1] {
-                            cost[i + 1] = here + literal
-                            stepLength[i + 1] = 0
+        let planes = VP8LPrefixEncoding.planeCodes, map = VP8LBackwardReference.distanceMap
+        planes.withUnsafeBufferPointer { planes in
+        map.withUnsafeBufferPointer { map in
+        cost.withUnsafeMutableBufferPointer { cost in
+        stepLength.withUnsafeMutableBufferPointer { stepLength in
+        stepDistance.withUnsafeMutableBufferPointer { stepDistance in
+        matches.length.withUnsafeBufferPointer { matchLength in
+        matches.distance.withUnsafeBufferPointer { matchDistance in
+        matches.neighbourLength.withUnsafeBufferPointer { neighbourLength in
+        matches.neighbourCode.withUnsafeBufferPointer { neighbourCode in
+            for i in 0..<n {
+                let here = cost[i]
+                let literal = min(model.literalCost(p[i]), hits[i])
+                if here + literal < cost[i + 1] {
+                    cost[i + 1] = here + literal
+                    stepLength[i + 1] = 0
+                }
+                // Offers copies of `length` and shorter (the longest lengths, then
+                // 2…`shortenedLengths`) with distance code `code` from position i.
+                @inline(__always) func relax(_ length: Int, _ code: Int) {
+                    let base = here + model.distanceCost(code)
+                    @inline(__always) func offer(_ k: Int) {
+                        let c = base + model.lengthCost(k)
+                        if c < cost[i &+ k] {
+                            cost[i &+ k] = c
+                            stepLength[i &+ k] = UInt16(truncatingIfNeeded: k)
+                            stepDistance[i &+ k] = Int32(truncatingIfNeeded: code)
                         }
-                        // Offers copies of `length` and shorter (the longest lengths, then
-                        // 2…`shortenedLengths`) with distance code `code` from position i.
-                        @inline(__always) func relax(_ length: Int, _ code: Int) {
-                            let base = here + model.distanceCost(code)
-                            var k = length
-                            let lowest = max(2, length - Self.shortenedLengths)
-                            while k >= lowest {
-                                let c = base + model.lengthCost(k)
-                                if c < cost[i + k] {
-                                    cost[i + k] = c
-                                    stepLength[i + k] = UInt16(k)
-                                    stepDistance[i + k] = Int32(code)
-                                }
-                                k -= 1
-                            }
-                            if length > Self.shortenedLengths {
-                                for k in 2...Self.shortenedLengths {
-                                    let c = base + model.lengthCost(k)
-                                    if c < cost[i + k] {
-                                        cost[i + k] = c
-                                        stepLength[i + k] = UInt16(k)
-                                        stepDistance[i + k] = Int32(code)
-                                    }
-                                }
-                            }
-                        }
-                        if !matches.neighbourLength.isEmpty && matches.neighbourLength[i] >= 2 {
-                            relax(Int(matches.neighbourLength[i]), Int(matches.neighbourCode[i]))
-                        }
-                        let match = (length: Int(matches.length[i]), distance: Int(matches.distance[i]))
-                        guard match.length >= 2 else { continue }
-                        relax(match.length, VP8LPrefixEncoding.distanceCode(match.distance, width: width,
-                                                                             planeCodes: planes.baseAddress!,
-                                                                             map: map.baseAddress!))
+                    }
+                    var k = length
+                    let lowest = max(2, length - Self.shortenedLengths)
+                    while k >= lowest {
+                        offer(k)
+                        k -= 1
+                    }
+                    if length > Self.shortenedLengths {
+                        for k in 2...Self.shortenedLengths { offer(k) }
                     }
                 }
+                if !neighbourLength.isEmpty && neighbourLength[i] >= 2 {
+                    relax(Int(neighbourLength[i]), Int(neighbourCode[i]))
+                }
+                let length = Int(matchLength[i])
+                guard length >= 2 else { continue }
+                relax(length, VP8LPrefixEncoding.distanceCode(Int(matchDistance[i]), width: width,
+                                                             planeCodes: planes.baseAddress!, map: map.baseAddress!))
             }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
         }
         var tokens: [VP8LToken] = []
         var i = n
