@@ -28,8 +28,16 @@ package enum VP8LEncoder {
         }
         if palette == nil || settings.tryAllTransforms {
             if settings.tryAllTransforms {
-                consider(spatialStream(argb, header, subtractGreen: true, exact: exact, settings))
-                consider(spatialStream(argb, header, subtractGreen: false, exact: exact, settings))
+                // From effort 9 also with the predictor's tiles of 4: how large they had best be
+                // differs from image to image.
+                var small = settings
+                small.predictorBits = 2
+                let tileSettings = settings.triesSmallestPredictorTiles && settings.predictorBits > 2
+                    ? [settings, small] : [settings]
+                for tiles in tileSettings {
+                    consider(spatialStream(argb, header, subtractGreen: true, exact: exact, tiles))
+                    consider(spatialStream(argb, header, subtractGreen: false, exact: exact, tiles))
+                }
             } else {
                 let subtractGreen = argb.withUnsafeBufferPointer { VP8LTransformAnalysis.prefersSubtractGreen($0, width: width) }
                 consider(spatialStream(argb, header, subtractGreen: subtractGreen, exact: exact, settings))

@@ -47,12 +47,15 @@ struct VP8LEncoderSettings {
         finalBinsPerChannel = e >= 9 ? 8 : 4
         tryAllTransforms = e >= 7
         fitsTilesToSize = e >= 9
+        triesSmallestPredictorTiles = e >= 9
     }
 
     /// From effort 9 the tiles are as small as the image allows: the entropy image's the
     /// smallest (at least 4) with at most ``VP8LEntropyImageBuilder/maxTiles`` tiles, and the
     /// predictor's and colour transform's as small but at most 16 (libwebp's method 6 sizes).
     var fitsTilesToSize: Bool
+    /// Whether the spatial choices are also encoded with the predictor's tiles of 4.
+    var triesSmallestPredictorTiles: Bool
 
     /// These settings with the tile sizes fitted to a `width` × `height` image.
     func fitted(width: Int, height: Int) -> VP8LEncoderSettings {
