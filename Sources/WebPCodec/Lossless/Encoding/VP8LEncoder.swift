@@ -28,15 +28,22 @@ package enum VP8LEncoder {
         }
         if palette == nil || settings.tryAllTransforms {
             if settings.tryAllTransforms {
-                // From effort 9 also with the predictor's tiles of 4: how large they had best be
-                // differs from image to image.
-                var small = settings
-                small.predictorBits = 2
-                let tileSettings = settings.triesSmallestPredictorTiles && settings.predictorBits > 2
-                    ? [settings, small] : [settings]
-                for tiles in tileSettings {
-                    consider(spatialStream(argb, header, subtractGreen: true, exact: exact, tiles))
-                    consider(spatialStream(argb, header, subtractGreen: false, exact: exact, tiles))
+                var spatial: Int?
+                for subtractGreen in [true, false] {
+                    let stream = spatialStream(argb, header, subtractGreen: subtractGreen, exact: exact, settings)
+                    spatial = min(spatial ?? stream.count, stream.count)
+                    consider(stream)
+                }
+                // From effort 9 also with the predictor's tiles of 4 (how large they had best be
+                // differs from image to image: a few percent), unless the spatial streams are
+                // far larger than the best (a palette's) anyway.
+                if settings.triesSmallestPredictorTiles && settings.predictorBits > 2,
+                   let spatial, let best, spatial * 20 < best.count * 21 {
+                    var small = settings
+                    small.predictorBits = 2
+                    for subtractGreen in [true, false] {
+                        consider(spatialStream(argb, header, subtractGreen: subtractGreen, exact: exact, small))
+                    }
                 }
             } else {
                 let subtractGreen = argb.withUnsafeBufferPointer { VP8LTransformAnalysis.prefersSubtractGreen($0, width: width) }
