@@ -53,6 +53,13 @@ extension VP8LBackwardReferences {
             for i in 1..<max(1, n) {
                 let limit = min(VP8LBackwardReference.maxLength, n &- i)
                 guard limit >= 2 else { continue }
+                // Inside a long copy the same neighbour goes on matching, one shorter: taken
+                // over without searching (in flat areas every search would run to the limit).
+                if lengths[i &- 1] > Self.shortenedLengths {
+                    lengths[i] = lengths[i &- 1] &- 1
+                    found[i] = found[i &- 1]
+                    continue
+                }
                 var best = 1, bestCode = 0
                 for c in 0..<codes {
                     let from = i &- d[c]
