@@ -13,6 +13,9 @@ struct VP8LBackwardReferences {
     var minLength: Int
     /// Whether a match is deferred when the next position starts a longer one.
     var lazy: Bool
+    /// Whether ``matches(_:width:)`` also finds the neighbour matches the cost-driven parse
+    /// weighs against the longest.
+    var searchesNeighbours = false
 
     /// The tokens of `pixels` (`width` wide): literals and copies, in order.
     func tokens(_ pixels: UnsafeBufferPointer<UInt32>, width: Int) -> [VP8LToken] {
@@ -42,6 +45,34 @@ struct VP8LBackwardReferences {
                         }
                     }
                 }
+            }
+        }
+        return tokens
+    }
+
+    /// The run parse: at each position the longer copy from the left pixel and from the one
+    /// above (distance codes 2 and 1) when at least ``minLength`` long, else a literal.
+    func runTokens(_ pixels: UnsafeBufferPointer<UInt32>, width: Int) -> [VP8LToken] {
+        let n = pixels.count
+        var tokens: [VP8LToken] = []
+        guard n > 0, let p = pixels.baseAddress else { return tokens }
+        let (leftCode, upCode) = VP8LPrefixEncoding.planeCodes.withUnsafeBufferPointer { planes in
+            VP8LBackwardReference.distanceMap.withUnsafeBufferPointer { map in
+                (VP8LPrefixEncoding.distanceCode(1, width: width, planeCodes: planes.baseAddress!, map: map.baseAddress!),
+                 VP8LPrefixEncoding.distanceCode(width, width: width, planeCodes: planes.baseAddress!, map: map.baseAddress!))
+            }
+        }
+        var i = 0
+        while i < n {
+            let limit = min(VP8LBackwardReference.maxLength, n &- i)
+            let left = i >= 1 ? Self.matchLength(p, i &- 1, i, limit: limit) : 0
+            let up = i >= width ? Self.matchLength(p, i &- width, i, limit: limit) : 0
+            if max(left, up) >= minLength {
+                tokens.append(up >= left ? .copy(length: up, distanceCode: upCode) : .copy(length: left, distanceCode: leftCode))
+                i &+= max(left, up)
+            } else {
+                tokens.append(.literal(p[i]))
+                i &+= 1
             }
         }
         return tokens

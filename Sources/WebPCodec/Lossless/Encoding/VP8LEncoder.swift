@@ -16,7 +16,7 @@ package enum VP8LEncoder {
             alphaUsed = true
             if !exact && argb[i] < 0x0100_0000 { argb[i] = 0 }
         }
-        let settings = VP8LEncoderSettings(effort: effort)
+        let settings = VP8LEncoderSettings(effort: effort).fitted(width: width, height: height)
         let palette = argb.withUnsafeBufferPointer { VP8LPaletteEncoding.palette($0) }
         var best: [UInt8]?
         func consider(_ candidate: [UInt8]) {
@@ -28,8 +28,23 @@ package enum VP8LEncoder {
         }
         if palette == nil || settings.tryAllTransforms {
             if settings.tryAllTransforms {
-                consider(spatialStream(argb, header, subtractGreen: true, exact: exact, settings))
-                consider(spatialStream(argb, header, subtractGreen: false, exact: exact, settings))
+                var spatial: Int?
+                for subtractGreen in [true, false] {
+                    let stream = spatialStream(argb, header, subtractGreen: subtractGreen, exact: exact, settings)
+                    spatial = min(spatial ?? stream.count, stream.count)
+                    consider(stream)
+                }
+                // From effort 9 also with the predictor's tiles of 4 (how large they had best be
+                // differs from image to image: a few percent), unless the spatial streams are
+                // far larger than the best (a palette's) anyway.
+                if settings.triesSmallestPredictorTiles && settings.predictorBits > 2,
+                   let spatial, let best, spatial * 20 < best.count * 21 {
+                    var small = settings
+                    small.predictorBits = 2
+                    for subtractGreen in [true, false] {
+                        consider(spatialStream(argb, header, subtractGreen: subtractGreen, exact: exact, small))
+                    }
+                }
             } else {
                 let subtractGreen = argb.withUnsafeBufferPointer { VP8LTransformAnalysis.prefersSubtractGreen($0, width: width) }
                 consider(spatialStream(argb, header, subtractGreen: subtractGreen, exact: exact, settings))
@@ -89,7 +104,7 @@ package enum VP8LEncoder {
                                      to: &writer)
         }
         writer.write(0, 1)
-        writeMainImage(residuals, width: width, settings, to: &writer)
+        VP8LMainImageSearch.write(residuals, width: width, settings, to: &writer)
         return writer.finish()
     }
 
@@ -108,7 +123,7 @@ package enum VP8LEncoder {
         // Index images (graphics, mostly) gain from long chains far more than photos do.
         var indexSettings = settings
         indexSettings.chainSteps = min(settings.chainSteps * 2, 512)
-        writeMainImage(indices, width: packedWidth, indexSettings, to: &writer)
+        VP8LMainImageSearch.write(indices, width: packedWidth, indexSettings, to: &writer)
         return writer.finish()
     }
 
@@ -117,36 +132,8 @@ package enum VP8LEncoder {
         var writer = LSBBitWriter(capacity: argb.count)
         writeHeader(header, to: &writer)
         writer.write(0, 1)
-        writeMainImage(argb, width: header.width, settings, to: &writer)
+        VP8LMainImageSearch.write(argb, width: header.width, settings, to: &writer)
         return writer.finish()
-    }
-
-    /// The main image: LZ77, the colour cache, the entropy image, the codes and the data.
-    static func writeMainImage(_ pixels: [UInt32], width: Int, _ settings: VP8LEncoderSettings,
-                               to writer: inout LSBBitWriter) {
-        let references = VP8LBackwardReferences(maxChainSteps: settings.chainSteps, minLength: settings.minCopyLength,
-                                                lazy: settings.lazyMatching)
-        pixels.withUnsafeBufferPointer { p in
-            let matches = settings.optimalParses > 0 ? references.matches(p, width: width) : nil
-            var tokens = matches.map { references.greedyTokens(p, width: width, matches: $0) }
-                ?? references.tokens(p, width: width)
-            let cacheBits = VP8LColorCacheSelection.bestBits(tokens, pixels: p, maxBits: settings.maxCacheBits)
-            VP8LColorCacheSelection.apply(&tokens, pixels: p, bits: cacheBits)
-            for _ in 0..<settings.optimalParses {
-                guard let matches else { break }
-                var histogram = VP8LHistogram(cacheBits: cacheBits)
-                for token in tokens { histogram.add(token) }
-                tokens = references.optimalTokens(p, width: width, matches: matches, model: VP8LCostModel(histogram),
-                                                  cacheBits: cacheBits)
-                VP8LColorCacheSelection.apply(&tokens, pixels: p, bits: cacheBits)
-            }
-            let entropyImage = settings.entropyImageBits == 0 ? nil
-                : VP8LEntropyImageBuilder.build(tokens, width: width, height: pixels.count / width,
-                                                bits: settings.entropyImageBits, cacheBits: cacheBits,
-                                                maxGroups: settings.maxGroups)
-            VP8LImageWriter.write(tokens, width: width, cacheBits: cacheBits, isMain: true, entropyImage: entropyImage,
-                                  to: &writer)
-        }
     }
 }
 

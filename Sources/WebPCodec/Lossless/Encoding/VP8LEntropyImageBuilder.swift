@@ -6,11 +6,12 @@
 enum VP8LEntropyImageBuilder {
     /// The most tiles counted (larger images get larger tiles).
     static let maxTiles = 2600
-    /// Bins per literal channel (green, red, blue) when pooling tiles.
+    /// Bins per literal channel (green, red, blue) when pooling tiles: 4, or for a finer
+    /// (slower) clustering more.
     static let binsPerChannel = 4
 
     static func build(_ tokens: [VP8LToken], width: Int, height: Int, bits requested: Int, cacheBits: Int,
-                      maxGroups: Int) -> VP8LImageWriter.EntropyImage? {
+                      maxGroups: Int, binsPerChannel: Int = binsPerChannel) -> VP8LImageWriter.EntropyImage? {
         var bits = requested
         while bits < 9 && VP8LEntropyCoding.subsampledSize(width, bits: bits)
             * VP8LEntropyCoding.subsampledSize(height, bits: bits) > maxTiles { bits += 1 }
@@ -49,9 +50,83 @@ enum VP8LEntropyImageBuilder {
         }
         let mergedInto = mergeGreedily(&groups, maxGroups: maxGroups)
         guard groups.count > 1 else { return nil }
-        let groupOfTile = binOfTile.map { mergedInto[$0] }
+        var groupOfTile = binOfTile.map { mergedInto[$0] }
+        let used = tiles.map { tile in
+            tile.counts.indices.compactMap { tile.counts[$0] > 0 ? Int32($0) : nil }
+        }
+        for _ in 0..<remapPasses {
+            guard remap(tiles, used: used, cacheBits: cacheBits, groups: &groups, groupOfTile: &groupOfTile) else { break }
+        }
+        guard groups.count > 1 else { return nil }
         return VP8LImageWriter.EntropyImage(bits: bits, tilesPerRow: tilesX, groupOfTile: groupOfTile,
                                             groupCount: groups.count)
+    }
+
+    /// Passes of ``remap(_:used:cacheBits:groups:groupOfTile:)`` after the merging.
+    static let remapPasses = 3
+
+    /// Moves each tile to the group whose code would spend the fewest bits on its symbols
+    /// (`log2(total / count)` per symbol under the group's counts; a symbol the group lacks
+    /// costs one bit more than its whole alphabet's total would), then recounts the groups and
+    /// drops empty ones. `used` lists each tile's symbols with a count. Returns whether any
+    /// tile moved.
+    static func remap(_ tiles: [VP8LHistogram], used: [[Int32]], cacheBits: Int, groups: inout [VP8LHistogram],
+                      groupOfTile: inout [Int]) -> Bool {
+        guard let first = groups.first else { return false }
+        let bounds = first.bounds
+        let stride = first.counts.count
+        var costs = [Float](repeating: 0, count: stride * groups.count)
+        costs.withUnsafeMutableBufferPointer { table in
+            for (g, group) in groups.enumerated() {
+                group.counts.withUnsafeBufferPointer { c in
+                    for k in 0..<5 {
+                        var total = 0.0
+                        for i in bounds[k]..<bounds[k + 1] { total += Double(c[i]) }
+                        let logTotal = VP8LLog.log2(total + 1)
+                        for i in bounds[k]..<bounds[k + 1] {
+                            table[g * stride + i] = c[i] > 0 ? Float(logTotal - VP8LLog.log2(Double(c[i]) + 1))
+                                : Float(logTotal + 1)
+                        }
+                    }
+                }
+            }
+        }
+        var moved = false
+        costs.withUnsafeBufferPointer { table in
+            for t in tiles.indices {
+                var best = groupOfTile[t], bestCost = Float.infinity
+                tiles[t].counts.withUnsafeBufferPointer { c in
+                    used[t].withUnsafeBufferPointer { symbols in
+                        for g in 0..<groups.count {
+                            let row = g &* stride
+                            var cost: Float = 0
+                            for i in symbols { cost += Float(c[Int(i)]) * table[row &+ Int(i)] }
+                            if cost < bestCost || (cost == bestCost && g == groupOfTile[t]) {
+                                bestCost = cost
+                                best = g
+                            }
+                        }
+                    }
+                }
+                if best != groupOfTile[t] {
+                    groupOfTile[t] = best
+                    moved = true
+                }
+            }
+        }
+        var index = [Int](repeating: -1, count: groups.count)
+        var recounted: [VP8LHistogram] = []
+        for t in tiles.indices {
+            let g = groupOfTile[t]
+            if index[g] < 0 {
+                index[g] = recounted.count
+                recounted.append(VP8LHistogram(cacheBits: cacheBits))
+            }
+            groupOfTile[t] = index[g]
+            recounted[index[g]].add(tiles[t])
+        }
+        groups = recounted
+        return moved
     }
 
     /// Entropy (bits per symbol) of the green, red and blue literal counts of a histogram.

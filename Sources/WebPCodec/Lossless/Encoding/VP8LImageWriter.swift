@@ -15,6 +15,46 @@ struct VP8LImageWriter {
     /// coded with a cache of `cacheBits`, split into groups by `entropyImage` when given.
     static func write(_ tokens: [VP8LToken], width: Int, cacheBits: Int, isMain: Bool,
                       entropyImage: EntropyImage?, to writer: inout LSBBitWriter) {
+        let split = writeHeaders(tokens, width: width, cacheBits: cacheBits, isMain: isMain, entropyImage: entropyImage,
+                                 to: &writer)
+        let table = CodeTable(split.codes)
+        let b = table.bounds
+        let starts = (b[0], b[1], b[2], b[3], b[4])
+        table.bitLengths.withUnsafeBufferPointer { lengths in
+            table.codes.withUnsafeBufferPointer { codes in
+                forEachToken(tokens, width: width, entropyImage: split.entropyImage) { token, group in
+                    writeToken(token, offset: group &* table.stride, starts: starts, lengths: lengths,
+                               codes: codes, to: &writer)
+                }
+            }
+        }
+    }
+
+    /// The bits ``write(_:width:cacheBits:isMain:entropyImage:to:)`` would write, found from the
+    /// symbol counts and the codes' lengths without writing the tokens.
+    static func bitCount(_ tokens: [VP8LToken], width: Int, cacheBits: Int, isMain: Bool,
+                         entropyImage: EntropyImage?) -> Int {
+        var scratch = LSBBitWriter()
+        let split = writeHeaders(tokens, width: width, cacheBits: cacheBits, isMain: isMain, entropyImage: entropyImage,
+                                 to: &scratch)
+        var total = scratch.bitCount
+        for (histogram, codes) in zip(split.histograms, split.codes) {
+            total += histogram.extraBits
+            let b = histogram.bounds
+            for k in 0..<5 {
+                for symbol in b[k]..<b[k + 1] where histogram.counts[symbol] > 0 {
+                    total += Int(histogram.counts[symbol]) * Int(codes[k].bitLengths[symbol - b[k]])
+                }
+            }
+        }
+        return total
+    }
+
+    /// Writes the colour cache size, the entropy image (main images) and the prefix codes;
+    /// returns the entropy image used (nil for one group), each group's counts and its codes.
+    private static func writeHeaders(_ tokens: [VP8LToken], width: Int, cacheBits: Int, isMain: Bool,
+                                     entropyImage: EntropyImage?, to writer: inout LSBBitWriter)
+        -> (entropyImage: EntropyImage?, histograms: [VP8LHistogram], codes: [[VP8LHuffmanCode]]) {
         if cacheBits > 0 {
             writer.write(1, 1)
             writer.write(UInt32(cacheBits), 4)
@@ -39,8 +79,33 @@ struct VP8LImageWriter {
         for group in codes {
             for code in group { code.writeHeader(to: &writer) }
         }
-        forEachToken(tokens, width: width, entropyImage: split) { token, group in
-            writeToken(token, codes: codes[group], to: &writer)
+        return (split, histograms, codes)
+    }
+
+    /// Every group's codes in two flat arrays (bit lengths and bit-reversed codes), a group
+    /// every `stride` entries, its five alphabets starting at `bounds`: no reference counting per
+    /// token.
+    struct CodeTable {
+        var stride: Int
+        var bounds: [Int]
+        var bitLengths: [UInt8]
+        var codes: [UInt16]
+
+        init(_ groups: [[VP8LHuffmanCode]]) {
+            let sizes = groups.first.map { $0.map { $0.codes.count } } ?? []
+            bounds = [0]
+            for size in sizes { bounds.append(bounds[bounds.count - 1] + size) }
+            stride = bounds[bounds.count - 1]
+            bitLengths = []
+            codes = []
+            bitLengths.reserveCapacity(stride * groups.count)
+            codes.reserveCapacity(stride * groups.count)
+            for group in groups {
+                for code in group {
+                    bitLengths += code.bitLengths
+                    codes += code.codes
+                }
+            }
         }
     }
 
@@ -76,25 +141,30 @@ struct VP8LImageWriter {
         }
     }
 
-    /// Writes one token with its group's codes.
+    /// Writes one token with the codes of the group at `offset` in a ``CodeTable``.
     @inline(__always)
-    static func writeToken(_ token: VP8LToken, codes: [VP8LHuffmanCode], to writer: inout LSBBitWriter) {
+    static func writeToken(_ token: VP8LToken, offset: Int, starts: (Int, Int, Int, Int, Int),
+                           lengths: UnsafeBufferPointer<UInt8>, codes: UnsafeBufferPointer<UInt16>,
+                           to writer: inout LSBBitWriter) {
+        @inline(__always) func put(_ start: Int, _ symbol: Int) {
+            let i = offset &+ start &+ symbol
+            writer.write(UInt32(codes[i]), Int(lengths[i]))
+        }
         switch token.kind {
         case VP8LToken.Kind.literal.rawValue:
             let argb = token.value
-            codes[0].write(Int((argb &>> 8) & 0xFF), to: &writer)
-            codes[1].write(Int((argb &>> 16) & 0xFF), to: &writer)
-            codes[2].write(Int(argb & 0xFF), to: &writer)
-            codes[3].write(Int(argb &>> 24), to: &writer)
+            put(starts.0, Int((argb &>> 8) & 0xFF))
+            put(starts.1, Int((argb &>> 16) & 0xFF))
+            put(starts.2, Int(argb & 0xFF))
+            put(starts.3, Int(argb &>> 24))
         case VP8LToken.Kind.cacheIndex.rawValue:
-            codes[0].write(VP8LPrefixCodeGroup.literalCount + VP8LPrefixCodeGroup.lengthPrefixCount + Int(token.value),
-                           to: &writer)
+            put(starts.0, VP8LPrefixCodeGroup.literalCount + VP8LPrefixCodeGroup.lengthPrefixCount + Int(token.value))
         default:
             let length = VP8LPrefixEncoding.prefix(of: token.length)
-            codes[0].write(VP8LPrefixCodeGroup.literalCount + length.symbol, to: &writer)
+            put(starts.0, VP8LPrefixCodeGroup.literalCount + length.symbol)
             if length.extraBits > 0 { writer.write(UInt32(length.extra), length.extraBits) }
             let distance = VP8LPrefixEncoding.prefix(of: Int(token.value))
-            codes[4].write(distance.symbol, to: &writer)
+            put(starts.4, distance.symbol)
             if distance.extraBits > 0 { writer.write(UInt32(distance.extra), distance.extraBits) }
         }
     }

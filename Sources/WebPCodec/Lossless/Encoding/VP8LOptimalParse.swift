@@ -11,6 +11,10 @@ extension VP8LBackwardReferences {
     struct Matches {
         var length: [UInt16]
         var distance: [Int32]
+        /// With ``searchesNeighbours``: the longest match among the 120 neighbours that have
+        /// short distance codes (RFC 9649 4.2.2), and its code; empty otherwise.
+        var neighbourLength: [UInt16] = []
+        var neighbourCode: [UInt8] = []
     }
 
     func matches(_ pixels: UnsafeBufferPointer<UInt32>, width: Int) -> Matches {
@@ -30,7 +34,51 @@ extension VP8LBackwardReferences {
                 result.distance[i] = Int32(carried.distance)
             }
         }
+        if searchesNeighbours { findNeighbourMatches(p, count: n, width: width, into: &result) }
         return result
+    }
+
+    /// Fills the neighbour matches: at each position the longest copy (ties: the lower code)
+    /// from the pixels that distance codes 1…120 name. In noisy areas the longest match is
+    /// often far away, its distance costing more than the copy saves, while a shorter one
+    /// from a neighbour is cheap.
+    func findNeighbourMatches(_ p: UnsafePointer<UInt32>, count n: Int, width: Int, into result: inout Matches) {
+        let codes = VP8LBackwardReference.distanceMapSize
+        let distances: [Int] = VP8LBackwardReference.distanceMap.withUnsafeBufferPointer { map in
+            (1...codes).map { VP8LBackwardReference.distance(code: $0, width: width, map: map.baseAddress!) }
+        }
+        var lengths = [UInt16](repeating: 0, count: n)
+        var found = [UInt8](repeating: 0, count: n)
+        distances.withUnsafeBufferPointer { d in
+            for i in 1..<max(1, n) {
+                let limit = min(VP8LBackwardReference.maxLength, n &- i)
+                guard limit >= 2 else { continue }
+                // Inside a long copy the same neighbour goes on matching, one shorter: taken
+                // over without searching (in flat areas every search would run to the limit).
+                if lengths[i &- 1] > Self.shortenedLengths {
+                    lengths[i] = lengths[i &- 1] &- 1
+                    found[i] = found[i &- 1]
+                    continue
+                }
+                var best = 1, bestCode = 0
+                for c in 0..<codes {
+                    let from = i &- d[c]
+                    guard from >= 0, p[from &+ best] == p[i &+ best] else { continue }
+                    let l = Self.matchLength(p, from, i, limit: limit)
+                    if l > best {
+                        best = l
+                        bestCode = c &+ 1
+                        if l >= limit { break }
+                    }
+                }
+                if bestCode > 0 {
+                    lengths[i] = UInt16(best)
+                    found[i] = UInt8(bestCode)
+                }
+            }
+        }
+        result.neighbourLength = lengths
+        result.neighbourCode = found
     }
 
     /// The greedy parse over precomputed `matches` (what ``tokens(_:width:)`` does without
@@ -73,45 +121,61 @@ extension VP8LBackwardReferences {
         var stepLength = [UInt16](repeating: 0, count: n + 1)
         var stepDistance = [Int32](repeating: 0, count: n + 1)
         cost[0] = 0
-        VP8LPrefixEncoding.planeCodes.withUnsafeBufferPointer { planes in
-            VP8LBackwardReference.distanceMap.withUnsafeBufferPointer { map in
-                cost.withUnsafeMutableBufferPointer { cost in
-                    for i in 0..<n {
-                        let here = cost[i]
-                        let literal = min(model.literalCost(p[i]), hits[i])
-                        if here + literal < cost[i + 1] {
-                            cost[i + 1] = here + literal
-                            stepLength[i + 1] = 0
-                        }
-                        let match = (length: Int(matches.length[i]), distance: Int(matches.distance[i]))
-                        guard match.length >= 2 else { continue }
-                        let code = VP8LPrefixEncoding.distanceCode(match.distance, width: width,
-                                                                    planeCodes: planes.baseAddress!, map: map.baseAddress!)
-                        let base = here + model.distanceCost(code)
-                        var k = match.length
-                        let lowest = max(2, match.length - Self.shortenedLengths)
-                        while k >= lowest {
-                            let c = base + model.lengthCost(k)
-                            if c < cost[i + k] {
-                                cost[i + k] = c
-                                stepLength[i + k] = UInt16(k)
-                                stepDistance[i + k] = Int32(code)
-                            }
-                            k -= 1
-                        }
-                        if match.length > Self.shortenedLengths {
-                            for k in 2...min(Self.shortenedLengths, match.length) {
-                                let c = base + model.lengthCost(k)
-                                if c < cost[i + k] {
-                                    cost[i + k] = c
-                                    stepLength[i + k] = UInt16(k)
-                                    stepDistance[i + k] = Int32(code)
-                                }
-                            }
+        let planes = VP8LPrefixEncoding.planeCodes, map = VP8LBackwardReference.distanceMap
+        planes.withUnsafeBufferPointer { planes in
+        map.withUnsafeBufferPointer { map in
+        cost.withUnsafeMutableBufferPointer { cost in
+        stepLength.withUnsafeMutableBufferPointer { stepLength in
+        stepDistance.withUnsafeMutableBufferPointer { stepDistance in
+        matches.length.withUnsafeBufferPointer { matchLength in
+        matches.distance.withUnsafeBufferPointer { matchDistance in
+        matches.neighbourLength.withUnsafeBufferPointer { neighbourLength in
+        matches.neighbourCode.withUnsafeBufferPointer { neighbourCode in
+            for i in 0..<n {
+                let here = cost[i]
+                let literal = min(model.literalCost(p[i]), hits[i])
+                if here + literal < cost[i + 1] {
+                    cost[i + 1] = here + literal
+                    stepLength[i + 1] = 0
+                }
+                // Offers copies of `length` and shorter (the longest lengths, then
+                // 2…`shortenedLengths`) with distance code `code` from position i.
+                @inline(__always) func relax(_ length: Int, _ code: Int) {
+                    let base = here + model.distanceCost(code)
+                    @inline(__always) func offer(_ k: Int) {
+                        let c = base + model.lengthCost(k)
+                        if c < cost[i &+ k] {
+                            cost[i &+ k] = c
+                            stepLength[i &+ k] = UInt16(truncatingIfNeeded: k)
+                            stepDistance[i &+ k] = Int32(truncatingIfNeeded: code)
                         }
                     }
+                    var k = length
+                    let lowest = max(2, length - Self.shortenedLengths)
+                    while k >= lowest {
+                        offer(k)
+                        k -= 1
+                    }
+                    if length > Self.shortenedLengths {
+                        for k in 2...Self.shortenedLengths { offer(k) }
+                    }
                 }
+                if !neighbourLength.isEmpty && neighbourLength[i] >= 2 {
+                    relax(Int(neighbourLength[i]), Int(neighbourCode[i]))
+                }
+                let length = Int(matchLength[i])
+                guard length >= 2 else { continue }
+                relax(length, VP8LPrefixEncoding.distanceCode(Int(matchDistance[i]), width: width,
+                                                             planeCodes: planes.baseAddress!, map: map.baseAddress!))
             }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
+        }
         }
         var tokens: [VP8LToken] = []
         var i = n
