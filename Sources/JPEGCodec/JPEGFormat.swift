@@ -6,12 +6,17 @@ import CodecCore
 package typealias JPEGDecoder = FrameDriver<JPEGFormat>
 
 /// JPEG's part of a decoder: the marker parser (``JPEGContainer``) and the scans' decoder
-/// (``JPEGPixelDecoder``), one frame, never composed.
+/// (``JPEGPixelDecoder``). One frame, never composed, unless the file is an MPO (CIPA DC-007):
+/// then each image its MP index lists is a frame (``JPEGFormat+MultiPicture.swift``).
 package struct JPEGFormat: FrameFormat {
     package typealias Job = JPEGPixelDecoder
 
     let options: DecodingOptions
     package var container: JPEGContainer
+    /// An MPO's images after the first, each parsed once the one before it has ended.
+    var pictures: [JPEGContainer] = []
+    /// A later MPO image was malformed: the frames stop before it.
+    var picturesStopped = false
 
     /// SOI, then the 0xFF of the next marker (B.1.1.2): three bytes no other format starts with.
     package static let signature: [UInt8] = [0xFF, 0xD8, 0xFF]
@@ -30,25 +35,29 @@ package struct JPEGFormat: FrameFormat {
         return p
     }
 
-    /// One frame once the frame header is read.
-    package var frameCount: Int { container.frame == nil ? 0 : 1 }
+    /// One frame once the frame header is read, and one for each later MPO image whose frame
+    /// header is read.
+    package var frameCount: Int {
+        guard container.frame != nil else { return 0 }
+        return 1 + pictures.prefix { $0.frame != nil }.count
+    }
 
     package func frameProperties(at index: Int) -> FrameProperties? {
-        guard index == 0, let frame = container.frame else { return nil }
+        guard index >= 0, index < frameCount, let frame = picture(index).frame else { return nil }
         return FrameProperties(x: 0, y: 0, width: frame.width, height: frame.height, unclampedDuration: 0,
                                disposal: .none, blend: .source)
     }
 
-    package func isFrameComplete(at index: Int, still: Job?) -> Bool { index == 0 && container.ended }
-
-
-    package var canvas: CanvasSpec? { nil }
+    package func isFrameComplete(at index: Int, still: Job?) -> Bool {
+        index >= 0 && index < frameCount && picture(index).ended
+    }
 
     /// The image's decoder, or a thumbnail's: decoded at the smallest of libjpeg's IDCT scales
     /// (1/8, 1/4, 1/2, 1) no smaller than the thumbnail, keeping only the coefficients that scale
     /// reads, and shrunk to the exact size as its rows come out. Nil before the first scan. The
     /// image and the coefficients it needs are checked together against what may be held.
     package func makeJob(for purpose: FrameJobPurpose, input: InputBuffer, limits: Limits) throws(DecodingError) -> Job? {
+        let container = picture(purpose.frameIndex)
         guard let frame = container.frame, let first = container.scans.first else { return nil }
         let colorSpace = JPEGColorSpace(frame: frame, metadata: container.metadata)
         var scaledSize = 8, thumbnail: (width: Int, height: Int)?
@@ -67,7 +76,7 @@ package struct JPEGFormat: FrameFormat {
 
     package func advance(_ job: inout Job, for purpose: FrameJobPurpose, input: InputBuffer,
                          region: CanvasRegion?) throws(DecodingError) {
-        try job.decode(container, input)
+        try job.decode(picture(purpose.frameIndex), input)
     }
 
     package func isFinished(_ job: Job) -> Bool { job.finished }
