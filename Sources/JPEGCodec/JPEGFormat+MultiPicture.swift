@@ -21,19 +21,30 @@ extension JPEGFormat {
         try container.parse(input)
         guard container.ended, !picturesStopped, let index = multiPicture else { return }
         if pictures.isEmpty {
-            pictures = index.offsets.map { JPEGContainer(options: options, origin: $0) }
+            let allowed = max(0, options.limits.maxFrames - 1)
+            pictures = index.offsets.prefix(allowed).map { JPEGContainer(options: options, origin: $0) }
+            picturesStopped = pictures.isEmpty
         }
         for i in pictures.indices {
             guard i == 0 || pictures[i - 1].ended else { return }
             do {
                 try pictures[i].parse(input)
             } catch {
-                // A broken later image ends the frames; the images before it stay.
-                pictures.removeSubrange(i...)
-                picturesStopped = true
+                stopPictures(at: i)
+                return
+            }
+            // An image that starts past the end of the whole file is not there.
+            if input.isFinal, pictures[i].frame == nil, !pictures[i].ended {
+                stopPictures(at: i)
                 return
             }
         }
+    }
+
+    /// A broken or missing later image ends the frames; the images before it stay.
+    private mutating func stopPictures(at i: Int) {
+        pictures.removeSubrange(i...)
+        picturesStopped = true
     }
 
     package var revision: Int {

@@ -38,6 +38,13 @@ struct JPEGMPOTests {
         #expect(broken.status == .complete && broken.count == 1)
         #expect(try broken.image(at: 0).isComplete)
 
+        let firstOnly = ImageSource(bytes: Array(bytes[..<secondStart]))
+        #expect(firstOnly.status == .complete && firstOnly.count == 1, "an image listed past the end is not there")
+        var oneFrame = DecodingOptions()
+        oneFrame.limits.maxFrames = 1
+        let capped = ImageSource(bytes: bytes, options: oneFrame)
+        #expect(capped.status == .complete && capped.count == 1)
+
         let cut = ImageSource(bytes: Array(bytes[..<(secondStart + (bytes.count - secondStart) / 2)]))
         #expect(cut.count == 2 && cut.status == .unexpectedEOF)
         #expect(try cut.image(at: 0).isComplete)
