@@ -86,7 +86,8 @@ package protocol FrameFormat {
     func heldBytes(_ job: Job) -> Int
 }
 
-/// A format's container parser, as the driver drives it.
+/// A format's container parser, as the driver drives it: what it has read so far, image and
+/// frames, which ``FrameFormat`` gives out by default.
 package protocol FrameContainer {
     /// Parses as far as `input` goes, remembering where it stopped; a thrown error is for good.
     mutating func parse(_ input: InputBuffer) throws(DecodingError)
@@ -94,6 +95,27 @@ package protocol FrameContainer {
     var revision: Int { get }
     /// Whether the whole file has been parsed (the end marker was seen).
     var ended: Bool { get }
+    /// Image-level facts, or nil while the header is still being read.
+    func makeProperties() -> ImageProperties?
+    /// Frames whose header has been read so far.
+    var frameCount: Int { get }
+    /// Facts about frame `index` (below ``frameCount``) as the caller sees them.
+    func frameProperties(at index: Int) -> FrameProperties?
+    /// Whether all of frame `index`'s data has arrived.
+    func isFrameComplete(at index: Int) -> Bool
+    /// The canvas the frames are composed on, or nil when frame 0 is a still shown alone.
+    var canvas: CanvasSpec? { get }
+}
+
+/// A frame decoder whose final pixels go to a ``RowSink`` (all but those that draw straight on
+/// an animation canvas), as ``FrameFormat`` drives it by default.
+package protocol FrameJob {
+    /// Whether every pixel of the output is final.
+    var isFinished: Bool { get }
+    /// Where the rows go; nil before the decoder has started.
+    var rowSink: RowSink? { get }
+    /// Bytes held in buffers that grow with the image.
+    var heldBytes: Int { get }
 }
 
 extension FrameFormat {
@@ -102,6 +124,16 @@ extension FrameFormat {
     package var revision: Int { container.revision }
 
     package var isComplete: Bool { container.ended }
+
+    package func makeProperties() -> ImageProperties? { container.makeProperties() }
+
+    package var frameCount: Int { container.frameCount }
+
+    package func frameProperties(at index: Int) -> FrameProperties? { container.frameProperties(at: index) }
+
+    package func isFrameComplete(at index: Int, still: Job?) -> Bool { container.isFrameComplete(at: index) }
+
+    package var canvas: CanvasSpec? { container.canvas }
 
     package mutating func compositingProperties(at index: Int) -> FrameProperties {
         frameProperties(at: index) ?? FrameProperties(x: 0, y: 0, width: 0, height: 0, unclampedDuration: 0,
@@ -113,6 +145,16 @@ extension FrameFormat {
     package var shrinksWhileDecoding: Bool { true }
 
     package func canvasTouchUp(_ job: Job, rect: FrameRect) -> ((inout [UInt8]) -> Void)? { nil }
+}
+
+extension FrameFormat where Job: FrameJob {
+    package func isFinished(_ job: Job) -> Bool { job.isFinished }
+
+    package func finalRowCount(_ job: Job) -> Int { job.rowSink?.finalRowCount ?? 0 }
+
+    package func raster(_ job: Job) -> Raster? { job.rowSink?.raster }
+
+    package func heldBytes(_ job: Job) -> Int { job.heldBytes }
 }
 
 extension Array {

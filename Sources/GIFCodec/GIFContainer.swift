@@ -180,3 +180,28 @@ package struct GIFContainer: FrameContainer {
         return true
     }
 }
+
+extension GIFContainer {
+    /// The screen size, loop count and metadata. `hasAlpha` says whether an image so far has
+    /// a transparent index or leaves part of the screen uncovered (the canvas starts
+    /// transparent); `isInterlaced` is the first image's flag; `bitDepth` is 8 (colour table
+    /// samples).
+    package func makeProperties() -> ImageProperties? {
+        guard let screen else { return nil }
+        var p = ImageProperties(width: screen.width, height: screen.height, bitDepth: 8,
+                                hasAlpha: frames.isEmpty || hasTransparency,
+                                isInterlaced: frames.first?.interlaced ?? false)
+        p.backgroundColor = backgroundColor
+        metadata.resolve(into: &p)
+        return p
+    }
+
+    package var frameCount: Int { frames.count }
+
+    package func frameProperties(at index: Int) -> FrameProperties? { frames[existing: index]?.properties }
+
+    package func isFrameComplete(at index: Int) -> Bool { frames[existing: index]?.complete == true }
+
+    /// Every image, even a file's only one, is drawn on the logical screen.
+    package var canvas: CanvasSpec? { screen.map { CanvasSpec(width: $0.width, height: $0.height) } }
+}

@@ -27,31 +27,6 @@ package struct GIFFormat: FrameFormat {
         container = GIFContainer(options: options)
     }
 
-
-    /// The screen size, loop count and metadata. `hasAlpha` says whether an image so far has
-    /// a transparent index or leaves part of the screen uncovered (the canvas starts
-    /// transparent); `isInterlaced` is the first image's flag; `bitDepth` is 8 (colour table
-    /// samples).
-    package func makeProperties() -> ImageProperties? {
-        guard let screen = container.screen else { return nil }
-        let frames = container.frames
-        var p = ImageProperties(width: screen.width, height: screen.height, bitDepth: 8,
-                                hasAlpha: frames.isEmpty || container.hasTransparency,
-                                isInterlaced: frames.first?.interlaced ?? false)
-        p.backgroundColor = container.backgroundColor
-        container.metadata.resolve(into: &p)
-        return p
-    }
-
-    package var frameCount: Int { container.frames.count }
-
-    package func frameProperties(at index: Int) -> FrameProperties? { container.frames[existing: index]?.properties }
-
-    package func isFrameComplete(at index: Int, still: Job?) -> Bool { container.frames[existing: index]?.complete == true }
-
-
-    package var canvas: CanvasSpec? { container.screen.map { CanvasSpec(width: $0.width, height: $0.height) } }
-
     package static var drawsOnCanvas: Bool { true }
 
     /// A frame's decoder; or one that shrinks the first frame as its rows come out (drawn on a
@@ -64,10 +39,7 @@ package struct GIFFormat: FrameFormat {
             return GIFFrameDecoder(frame: frames[j], input: input)
         case .thumbnail(let width, let height):
             guard let screen = container.screen, let frame = frames.first else { return nil }
-            _ = try limits.checkedRasterBytes(width: screen.width, height: screen.height, bytesPerPixel: 1)
-            _ = try limits.checkedRasterBytes(width: width, height: height, bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
-            let resampler = StreamingResampler(inputWidth: screen.width, inputHeight: screen.height,
-                                               outputWidth: width, outputHeight: height)
+            let resampler = try RowSink.resampler(from: screen.width, screen.height, to: width, height, limits: limits)
             return GIFFrameDecoder(frame: frame, input: input, thumbnail: resampler)
         default:
             return nil
@@ -81,21 +53,12 @@ package struct GIFFormat: FrameFormat {
         try job.decode(frame, input: input, into: region)
     }
 
-    package func isFinished(_ job: Job) -> Bool { job.finished }
-
-    /// A thumbnail's rows outside the first image's rectangle never come out: it is final when
-    /// the image is.
-    package func finalRowCount(_ job: Job) -> Int {
-        guard let shrunk = job.resampler else { return job.finalRowCount }
-        return job.finished ? shrunk.outputHeight : shrunk.finishedOutputRows
-    }
-
-    package func raster(_ job: Job) -> Raster? { job.resampler?.raster }
+    /// A thumbnail's rows outside the first image's rectangle never come out: its sink has them
+    /// final when the image is done.
+    package func finalRowCount(_ job: Job) -> Int { job.sink?.finalRowCount ?? job.finalRowCount }
 
     package func canvasTouchUp(_ job: Job, rect: FrameRect) -> ((inout [UInt8]) -> Void)? {
         guard job.interlaced, let width = container.screen?.width else { return nil }
         return { job.expandPreview(&$0, canvasWidth: width, rect: rect) }
     }
-
-    package func heldBytes(_ job: Job) -> Int { job.heldBytes }
 }

@@ -16,7 +16,7 @@ import CodecCore
 /// pixel, or data sub-blocks that end before it. The decoder keeps the error and throws it
 /// again on every call. Pixels past the last one are ignored, as Chromium's
 /// `QUIRK_IGNORE_TOO_MUCH_PIXEL_DATA` does.
-package final class GIFFrameDecoder {
+package final class GIFFrameDecoder: FrameJob {
     /// The declared image size; rows wrap at `width`.
     let width: Int
     let height: Int
@@ -29,10 +29,8 @@ package final class GIFFrameDecoder {
     private let transparentIndex: UInt8?
     /// Where rows go during a ``decode(_:input:into:)`` call: the canvas, or else the resampler.
     private var region: CanvasRegion?
-    /// The thumbnail rows are shrunk into, the image's place on its input, and one RGBA8 row.
-    private(set) var resampler: StreamingResampler?
-    private let origin: (x: Int, y: Int)
-    private var scratch: [UInt8] = []
+    /// A thumbnail's sink: the image's rows shrunk where it lies on the logical screen.
+    private(set) var sink: RowSink?
     private var lzw: LZWDecoder?
     /// The LZW output window: colour indices already written out (kept for the decoder to copy
     /// strings from), then the rest of the current row. `indices[0]` is output position `base`.
@@ -74,17 +72,20 @@ package final class GIFFrameDecoder {
         visibleRowsLeft = visibleHeight
         colors = GIFColorTable(frame.colorTable, transparentIndex: frame.transparentIndex, input: input).entries
         transparentIndex = frame.transparentIndex.flatMap { $0 < 256 ? UInt8($0) : nil }
-        resampler = thumbnail
-        origin = (frame.properties.x, frame.properties.y)
-        if thumbnail != nil { scratch = [UInt8](repeating: 0, count: visibleWidth * 4) }
+        let (visible, origin) = ((frame.properties.width, frame.properties.height), (frame.properties.x, frame.properties.y))
+        sink = thumbnail.map { RowSink(thumbnail: $0, width: visible.0, height: visible.1, origin: origin) }
         pixelCount = width * height
         windowSize = max(2 * width, min(1 << 16, pixelCount))
         indices = []
         if visibleWidth == 0 || visibleHeight == 0 { finished = true }
     }
 
-    /// Bytes held in buffers that grow with the image: the index window and a thumbnail's resampler.
-    var heldBytes: Int { indices.count + scratch.count + (resampler?.heldBytes ?? 0) }
+    /// Bytes held in buffers that grow with the image: the index window and a thumbnail's sink.
+    package var heldBytes: Int { indices.count + (sink?.heldBytes ?? 0) }
+
+    package var isFinished: Bool { finished }
+
+    package var rowSink: RowSink? { sink }
 
     /// Rows from the top of the raster that are final.
     var finalRowCount: Int {
@@ -97,7 +98,10 @@ package final class GIFFrameDecoder {
     func decode(_ frame: GIFFrameData, input: InputBuffer, into region: CanvasRegion?) throws(DecodingError) {
         if let failure { throw failure }
         self.region = region
-        defer { self.region = nil }
+        defer {
+            self.region = nil
+            if finished { sink?.finish() }
+        }
         do {
             try resume(frame, input)
         } catch {
@@ -260,14 +264,14 @@ package final class GIFFrameDecoder {
 
     /// Adds a row of indices, as colours, to the thumbnail at the image's place on the screen.
     private func shrink(_ src: UnsafePointer<UInt8>, row y: Int) {
-        scratch.withUnsafeMutableBytes { raw in
-            colors.withUnsafeBufferPointer { table in
+        let visibleWidth = self.visibleWidth
+        colors.withUnsafeBufferPointer { table in
+            sink?.write(rows: y..<y + 1) { out in
+                let raw = UnsafeMutableRawPointer(out)
                 for x in 0..<visibleWidth { raw.storeBytes(of: table[Int(src[x])], toByteOffset: x &* 4, as: UInt32.self) }
             }
-            let pixels = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            resampler?.accumulate(pixels, count: visibleWidth, x: origin.x, y: origin.y + y)
         }
-        if !interlaced { resampler?.markFinal(rows: origin.y + y + 1) }
+        if !interlaced { sink?.markFinal(rows: y + 1) }
     }
 
     private func advanceRow() {

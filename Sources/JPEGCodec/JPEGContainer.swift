@@ -269,3 +269,28 @@ package struct JPEGContainer: FrameContainer {
         return nil
     }
 }
+
+extension JPEGContainer {
+    /// The frame header's size, progressive flag and the metadata read so far (8-bit, no alpha).
+    package func makeProperties() -> ImageProperties? {
+        guard let frame else { return nil }
+        var p = ImageProperties(width: frame.width, height: frame.height, bitDepth: 8, hasAlpha: false,
+                                isInterlaced: frame.isProgressive)
+        metadata.resolve(into: &p)
+        return p
+    }
+
+    /// One frame once the frame header is read.
+    package var frameCount: Int { frame == nil ? 0 : 1 }
+
+    package func frameProperties(at index: Int) -> FrameProperties? {
+        guard index == 0, let frame else { return nil }
+        return FrameProperties(x: 0, y: 0, width: frame.width, height: frame.height, unclampedDuration: 0,
+                               disposal: .none, blend: .source)
+    }
+
+    package func isFrameComplete(at index: Int) -> Bool { index == 0 && ended }
+
+    /// A JPEG is never composed.
+    package var canvas: CanvasSpec? { nil }
+}

@@ -26,15 +26,6 @@ package struct JPEGFormat: FrameFormat {
         container = JPEGContainer(options: options)
     }
 
-
-    package func makeProperties() -> ImageProperties? {
-        guard let frame = container.frame else { return nil }
-        var p = ImageProperties(width: frame.width, height: frame.height, bitDepth: 8, hasAlpha: false,
-                                isInterlaced: frame.isProgressive)
-        container.metadata.resolve(into: &p)
-        return p
-    }
-
     /// One frame once the frame header is read, and one for each later MPO image whose frame
     /// header is read.
     package var frameCount: Int {
@@ -43,13 +34,12 @@ package struct JPEGFormat: FrameFormat {
     }
 
     package func frameProperties(at index: Int) -> FrameProperties? {
-        guard index >= 0, index < frameCount, let frame = picture(index).frame else { return nil }
-        return FrameProperties(x: 0, y: 0, width: frame.width, height: frame.height, unclampedDuration: 0,
-                               disposal: .none, blend: .source)
+        guard index >= 0, index < frameCount else { return nil }
+        return picture(index).frameProperties(at: 0)
     }
 
     package func isFrameComplete(at index: Int, still: Job?) -> Bool {
-        index >= 0 && index < frameCount && picture(index).ended
+        index >= 0 && index < frameCount && picture(index).isFrameComplete(at: 0)
     }
 
     /// The image's decoder, or a thumbnail's: decoded at the smallest of libjpeg's IDCT scales
@@ -79,19 +69,9 @@ package struct JPEGFormat: FrameFormat {
         try job.decode(picture(purpose.frameIndex), input)
     }
 
-    package func isFinished(_ job: Job) -> Bool { job.finished }
-
-    package func finalRowCount(_ job: Job) -> Int { job.resampler?.finishedOutputRows ?? job.finalRows }
-
     /// The image, or the thumbnail, as far as the scans so far give it.
     package func raster(_ job: Job) -> Raster? {
-        if job.resampler != nil {
-            if !job.finished { job.prepareThumbnail() }
-            return job.resampler?.raster
-        }
-        if !job.finished { job.prepareImage() }
-        return Raster(width: job.width, height: job.height, bytesPerPixel: 4, pixels: job.pixels)
+        if !job.finished { job.sink.isThumbnail ? job.prepareThumbnail() : job.prepareImage() }
+        return job.sink.raster
     }
-
-    package func heldBytes(_ job: Job) -> Int { job.heldBytes }
 }

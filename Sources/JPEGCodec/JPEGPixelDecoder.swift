@@ -13,22 +13,17 @@ import CodecCore
 /// no smaller than the thumbnail, keeps only the coefficients that scale's inverse DCT reads
 /// (``JPEGCoefficientSubset``), and passes its rows to a ``StreamingResampler`` instead of
 /// keeping an image.
-package final class JPEGPixelDecoder {
+package final class JPEGPixelDecoder: FrameJob {
     private let frame: JPEGFrameHeader
     private let buffered: Bool
     private let geometry: JPEGOutputGeometry
     private var coefficients: JPEGCoefficients
     private var renderer: JPEGRenderer?
     private let colorSpace: JPEGColorSpace
-    /// The image, RGBA8 (empty for a thumbnail), and the rows of it that are final.
-    private(set) var pixels: [UInt8]
-    private(set) var finalRows = 0
-    /// Rows from ``finalRows`` up to this one have not been written yet and hold whatever the
-    /// allocator gave: they are cleared only when a partial image is asked for.
-    private var unwrittenRowsEnd: Int
-    /// A thumbnail's resampler, and the rows of one MCU row at the scale rendered.
-    private(set) var resampler: StreamingResampler?
-    private var mcuRowPixels: [UInt8] = []
+    /// Where the rows go: the RGBA8 image, allocated uninitialised (rows not written yet are
+    /// cleared only when a partial image is asked for), or a thumbnail's resampler, which takes
+    /// an MCU row's rows at a time at the scale rendered.
+    private(set) var sink: RowSink
     /// The scans whose quantization tables the renderer has latched, and those tables.
     private var scansLatched = 0
     private var latchedQuantization: [[UInt16]?] = []
@@ -65,15 +60,13 @@ package final class JPEGPixelDecoder {
         geometry = JPEGOutputGeometry(frame: frame, scaledSize: scaledSize)
         coefficients = JPEGCoefficients(frame: frame, mcuRowOnly: !buffered, idctSizes: buffered ? geometry.idctSizes : nil)
         if let thumbnail {
-            resampler = StreamingResampler(inputWidth: geometry.width, inputHeight: geometry.height,
-                                           outputWidth: thumbnail.width, outputHeight: thumbnail.height)
-            mcuRowPixels = [UInt8](repeating: 0, count: geometry.mcuRowHeight * geometry.width * 4)
-            pixels = []
+            let resampler = StreamingResampler(inputWidth: geometry.width, inputHeight: geometry.height,
+                                               outputWidth: thumbnail.width, outputHeight: thumbnail.height)
+            sink = RowSink(thumbnail: resampler, width: geometry.width, height: geometry.height,
+                           rowsAtOnce: geometry.mcuRowHeight)
         } else {
-            let count = geometry.width * geometry.height * 4
-            pixels = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+            sink = RowSink(width: geometry.width, height: geometry.height, uninitialized: true)
         }
-        unwrittenRowsEnd = geometry.height
     }
 
     /// Whether the file's scans must be collected before pixels come out (T.81 G.1.1).
@@ -89,15 +82,19 @@ package final class JPEGPixelDecoder {
         return output + JPEGCoefficients.bytes(frame: frame, mcuRowOnly: !buffered, idctSizes: buffered ? geometry.idctSizes : nil)
     }
 
-    /// Bytes held: the image or one MCU row of it, the coefficients and a thumbnail's resampler.
-    var heldBytes: Int { pixels.count + mcuRowPixels.count + coefficients.heldBytes + (resampler?.heldBytes ?? 0) }
+    /// Bytes held: the sink (the image, or a thumbnail's MCU row and resampler) and the coefficients.
+    package var heldBytes: Int { sink.heldBytes + coefficients.heldBytes }
+
+    package var isFinished: Bool { finished }
+
+    package var rowSink: RowSink? { sink }
 
     /// The output size at the scale decoded.
     var width: Int { geometry.width }
     var height: Int { geometry.height }
 
     /// Whether every scan is decoded and the image is final.
-    var finished: Bool { finalRows == geometry.height }
+    var finished: Bool { sink.finalRows == geometry.height }
 
     /// Decodes as far as the input allows. `container` has the scans known so far.
     func decode(_ container: JPEGContainer, _ input: InputBuffer) throws(DecodingError) {
@@ -173,25 +170,13 @@ package final class JPEGPixelDecoder {
         }
     }
 
-    /// Writes the rows of MCU row `m` to the image or the resampler, and counts them final
-    /// unless they are not (`final` false: a buffered file's image before its last scan).
+    /// Writes the rows of MCU row `m` to the sink, and counts them final unless they are not
+    /// (`final` false: a buffered file's image before its last scan).
     private func write(mcuRow m: Int, _ renderer: inout JPEGRenderer, final: Bool = true) {
         let rows = renderer.outputRows(ofMCURow: m)
         mcuRowsWritten += 1
-        if var shrinking = resampler {
-            resampler = nil
-            defer { resampler = shrinking }
-            mcuRowPixels.withUnsafeMutableBufferPointer { out in
-                renderer.emit(mcuRow: m, into: out.baseAddress!, firstRow: rows.lowerBound)
-                for y in rows {
-                    shrinking.accumulate(out.baseAddress! + (y - rows.lowerBound) * geometry.width * 4, count: geometry.width, x: 0, y: y)
-                }
-            }
-            if final { shrinking.markFinal(rows: rows.upperBound) }
-        } else {
-            pixels.withUnsafeMutableBufferPointer { out in renderer.emit(mcuRow: m, into: out.baseAddress!) }
-        }
-        finalRows = rows.upperBound
+        sink.write(rows: rows) { out in renderer.emit(mcuRow: m, into: out, firstRow: rows.lowerBound) }
+        if final { sink.markFinal(rows: rows.upperBound) }
     }
 
     /// Makes the image show what has been decoded: buffered files are reconstructed from the
@@ -199,12 +184,8 @@ package final class JPEGPixelDecoder {
     func prepareImage() {
         if buffered {
             render(final: false)
-        } else if finalRows < unwrittenRowsEnd, !pixels.isEmpty {
-            let rowBytes = geometry.width * 4
-            pixels.withUnsafeMutableBufferPointer { p in
-                (p.baseAddress! + finalRows * rowBytes).update(repeating: 0, count: (unwrittenRowsEnd - finalRows) * rowBytes)
-            }
-            unwrittenRowsEnd = finalRows
+        } else {
+            sink.clearUnwrittenRows()
         }
     }
 
@@ -230,16 +211,12 @@ package final class JPEGPixelDecoder {
         // Smoothing reads whole neighbouring blocks, which a thumbnail's subsets do not keep.
         let smoothing = coefficients.isSubset ? nil
             : JPEGBlockSmoothing(frame: frame, quantization: latchedQuantization, progression: progression, lastGoodMCURow: lastGoodMCURow)
-        if let shrinking = resampler {
-            resampler = StreamingResampler(inputWidth: shrinking.inputWidth, inputHeight: shrinking.inputHeight,
-                                           outputWidth: shrinking.outputWidth, outputHeight: shrinking.outputHeight)
-        }
+        sink.restart()
         for m in 0..<frame.mcuRows {
             renderer.reconstruct(mcuRow: m, from: coefficients, smoothing: smoothing)
             if m > 0 { write(mcuRow: m - 1, &renderer, final: final) }
         }
         write(mcuRow: frame.mcuRows - 1, &renderer, final: final)
         renderedMCUs = mcusDecoded
-        finalRows = final ? geometry.height : 0
     }
 }

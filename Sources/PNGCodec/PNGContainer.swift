@@ -69,7 +69,7 @@ package struct PNGContainer: FrameContainer {
     package private(set) var revision = 0
 
     /// The number of ``frames``, without building them.
-    var frameCount: Int {
+    package var frameCount: Int {
         guard defaultImage != nil else { return 0 }
         return isAnimated ? animationFrames.count : 1
     }
@@ -300,5 +300,30 @@ package struct PNGContainer: FrameContainer {
             animationFrames[last].complete = true
         }
         ended = true
+    }
+}
+
+extension PNGContainer {
+    /// The header's facts, the loop count of an animation, and the metadata read so far.
+    package func makeProperties() -> ImageProperties? {
+        guard let h = header else { return nil }
+        var p = ImageProperties(width: h.width, height: h.height, bitDepth: h.bitDepth,
+                                hasAlpha: h.colorType == .greyscaleAlpha || h.colorType == .truecolorAlpha
+                                    || transparency != nil,
+                                isInterlaced: h.interlaced)
+        if isAnimated, let plays = animationControl?.plays { p.loopCount = plays }
+        p.showsStaticFallback = showsStaticFallback
+        metadata.resolve(into: &p)
+        return p
+    }
+
+    package func frameProperties(at index: Int) -> FrameProperties? { frame(at: index)?.properties }
+
+    package func isFrameComplete(at index: Int) -> Bool { frame(at: index)?.complete == true }
+
+    /// An APNG's frames are composed on the full image.
+    package var canvas: CanvasSpec? {
+        guard isAnimated, let h = header else { return nil }
+        return CanvasSpec(width: h.width, height: h.height)
     }
 }

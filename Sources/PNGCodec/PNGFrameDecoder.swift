@@ -7,18 +7,15 @@ import CodecCore
 /// The stream's bytes lie in segments of the input buffer (chunk payloads); the container
 /// parser hands the segments known so far on every call. Rows are inflated into a window,
 /// reconstructed as each completes, converted and written to the destination.
-package final class PNGFrameDecoder {
+package final class PNGFrameDecoder: FrameJob {
     let width: Int
     let height: Int
     private let header: PNGHeader
     private let converter: PNGRowConverter
     private let inflater: Inflater
-    /// The frame-sized raster rows are written to (empty when shrinking for a thumbnail).
-    private(set) var raster: Raster
-    /// The streaming shrink rows go to instead, for thumbnails, and where the frame's top-left
-    /// pixel lies on its input (a frame of an animation sits on the canvas).
-    private(set) var resampler: StreamingResampler?
-    private let origin: (x: Int, y: Int)
+    /// Where the rows go: the frame-sized raster, or a thumbnail's resampler (the frame's
+    /// top-left pixel where it lies on the canvas).
+    private(set) var sink: RowSink
 
     private var segmentIndex = 0
     private var position = -1
@@ -36,8 +33,6 @@ package final class PNGFrameDecoder {
     /// Filter-type byte plus the scanline, current and previous.
     private var current: [UInt8]
     private var previous: [UInt8]
-    /// One converted RGBA8 row for the resampler.
-    private var scratch: [UInt8] = []
     /// Every row of every pass is done.
     private(set) var finished = false
     /// A zlib error met after some output: thrown only if more output is needed.
@@ -55,14 +50,8 @@ package final class PNGFrameDecoder {
         self.width = width
         self.height = height
         self.converter = converter
-        self.origin = origin
-        if let thumbnail {
-            raster = Raster(width: 0, height: 0, bytesPerPixel: 4)
-            resampler = thumbnail
-            scratch = [UInt8](repeating: 0, count: width * 4)
-        } else {
-            raster = Raster(width: width, height: height, bytesPerPixel: converter.outputBytesPerPixel)
-        }
+        sink = thumbnail.map { RowSink(thumbnail: $0, width: width, height: height, origin: origin) }
+            ?? RowSink(width: width, height: height, bytesPerPixel: converter.outputBytesPerPixel)
         inflater = try Inflater(ignoresChecksum: ignoresChecksum)
         let fullRow = header.rowBytes(pixels: width) + 1
         current = [UInt8](repeating: 0, count: fullRow + PNGFilter.rowPadding)
@@ -72,14 +61,12 @@ package final class PNGFrameDecoder {
         startNextPass()
     }
 
-    /// Rows from the top that are final (0 until the last pass for interlaced images).
-    var finalRowCount: Int {
-        if finished { return height }
-        return header.interlaced ? 0 : rowInPass
-    }
+    /// Bytes held in buffers that grow with the image: the sink and the window.
+    package var heldBytes: Int { sink.heldBytes + window.count }
 
-    /// Bytes held in buffers that grow with the image: the raster or the resampler, and the window.
-    var heldBytes: Int { raster.pixels.count + (resampler?.heldBytes ?? 0) + window.count }
+    package var isFinished: Bool { finished }
+
+    package var rowSink: RowSink? { sink }
 
     /// Adam7 passes fully written so far (7 when done; meaningless for non-interlaced).
     var passesDone: Int { finished ? 7 : max(0, pass) }
@@ -172,28 +159,20 @@ package final class PNGFrameDecoder {
         if rowInPass == passHeight {
             if header.interlaced { startNextPass() } else { finished = true }
         }
-        if finished { resampler?.markFinal(rows: origin.y + height) }
+        if finished { sink.finish() }
     }
 
+    /// Converts the row (an Adam7 pass's row: pixels `step` apart) into the sink; rows of a
+    /// non-interlaced image are final as they come (an interlaced one's when the last pass is).
     private func emitRow() {
         let y = header.interlaced ? Adam7.yStart[pass] + rowInPass * Adam7.yStep[pass] : rowInPass
         let x0 = header.interlaced ? Adam7.xStart[pass] : 0, step = header.interlaced ? Adam7.xStep[pass] : 1
-        if resampler != nil {
-            scratch.withUnsafeMutableBufferPointer { out in
-                current.withUnsafeBufferPointer { row in
-                    converter.convert(row.baseAddress! + 1, count: passWidth, into: out.baseAddress!, step: 1)
-                }
-                resampler?.accumulate(out.baseAddress!, count: passWidth, x: origin.x + x0, step: step, y: origin.y + y)
-            }
-            if !header.interlaced { resampler?.markFinal(rows: origin.y + y + 1) }
-            return
-        }
-        let bpp = converter.outputBytesPerPixel
-        raster.pixels.withUnsafeMutableBufferPointer { out in
+        let count = passWidth
+        sink.write(row: y, x: x0, count: count, step: step) { dst, step in
             current.withUnsafeBufferPointer { row in
-                converter.convert(row.baseAddress! + 1, count: passWidth,
-                                  into: out.baseAddress! + (y * width + x0) * bpp, step: step)
+                converter.convert(row.baseAddress! + 1, count: count, into: dst, step: step)
             }
         }
+        if !header.interlaced { sink.markFinal(rows: y + 1) }
     }
 }

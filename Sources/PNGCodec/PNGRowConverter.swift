@@ -14,6 +14,27 @@ struct PNGRowConverter {
 
     var outputBytesPerPixel: Int { sixteenBit ? 8 : 4 }
 
+    /// A converter for `header`'s image with its PLTE and tRNS payloads: the palette with tRNS
+    /// alpha (§11.3.2.1), and the colour key for types 0 and 2.
+    init(header: PNGHeader, plte: [UInt8], trns: [UInt8], sixteenBit: Bool) {
+        var table = [UInt8](repeating: 0, count: 1024)
+        for i in 0..<256 { table[i * 4 + 3] = 255 }
+        for i in 0..<(plte.count / 3) {
+            table[i * 4] = plte[i * 3]
+            table[i * 4 + 1] = plte[i * 3 + 1]
+            table[i * 4 + 2] = plte[i * 3 + 2]
+            if header.colorType == .indexed && i < trns.count { table[i * 4 + 3] = trns[i] }
+        }
+        var key: (UInt16, UInt16, UInt16)?
+        func sample(_ i: Int) -> UInt16 { UInt16(trns[i]) << 8 | UInt16(trns[i + 1]) }
+        if header.colorType == .greyscale && trns.count == 2 { key = (sample(0), sample(0), sample(0)) }
+        if header.colorType == .truecolor && trns.count == 6 { key = (sample(0), sample(2), sample(4)) }
+        self.header = header
+        palette = table
+        self.key = key
+        self.sixteenBit = sixteenBit
+    }
+
     /// Converts `count` pixels of `src` into `dst`, writing one pixel every `step` pixels.
     func convert(_ src: UnsafePointer<UInt8>, count: Int, into dst: UnsafeMutablePointer<UInt8>, step: Int) {
         if sixteenBit {

@@ -26,6 +26,7 @@ struct EncodeFlags: ParsableArguments {
     @Option(help: "Shrink so that the longer side is at most N pixels.") var maxPixelSize: Int?
     @Option(help: "Largest file wanted, in bytes.") var maxFileSize: Int?
     @Flag(help: "Only the first frame.") var firstFrame = false
+    @Option(help: "Threads for one image (1: one core; default: the processors online, at most 4).") var threads: Int?
 
     /// The formats by name and extension.
     static let formats: [String: ImageFormat] = [
@@ -73,6 +74,10 @@ struct EncodeFlags: ParsableArguments {
         if let maxFileSize {
             guard maxFileSize > 0 else { throw ValidationError("--max-file-size must be positive") }
             o.maxFileSize = maxFileSize
+        }
+        if let threads {
+            guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+            o.maxThreads = threads
         }
         if let sample { o.chromaSubsampling = try Self.samplingFactors(sample) }
         if let restart { o.restartInterval = try Self.restartInterval(restart) }

@@ -66,7 +66,7 @@ final class PNMInput {
         if ch == 3 && maxv == 255, let o = out.baseAddress {
             scratch.withUnsafeBytes { src in
                 guard let s = src.baseAddress else { return }
-                Self.widenRGB(s.assumingMemoryBound(to: UInt8.self), o.assumingMemoryBound(to: UInt8.self), count: w)
+                PixelConversion.widenRGB(s.assumingMemoryBound(to: UInt8.self), o.assumingMemoryBound(to: UInt8.self), count: w)
             }
             return
         }
@@ -91,28 +91,6 @@ final class PNMInput {
                     (o[0], o[1], o[2], o[3]) = (UInt8(r), UInt8(g), UInt8(b), UInt8(a))
                 }
             }
-        }
-    }
-
-    /// RGB8 to RGBA8 with alpha 255, four pixels (three 32-bit words in, four out) at a time.
-    static func widenRGB(_ rgb: UnsafePointer<UInt8>, _ rgba: UnsafeMutablePointer<UInt8>, count: Int) {
-        let source = UnsafeRawPointer(rgb), target = UnsafeMutableRawPointer(rgba)
-        let opaque: UInt32 = 0xFF00_0000
-        var x = 0
-        while x &+ 4 <= count {
-            let w0 = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: x &* 3, as: UInt32.self))
-            let w1 = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: x &* 3 &+ 4, as: UInt32.self))
-            let w2 = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: x &* 3 &+ 8, as: UInt32.self))
-            let p = target + x &* 4
-            p.storeBytes(of: (w0 | opaque).littleEndian, toByteOffset: 0, as: UInt32.self)
-            p.storeBytes(of: (w0 &>> 24 | w1 &<< 8 | opaque).littleEndian, toByteOffset: 4, as: UInt32.self)
-            p.storeBytes(of: (w1 &>> 16 | w2 &<< 16 | opaque).littleEndian, toByteOffset: 8, as: UInt32.self)
-            p.storeBytes(of: (w2 &>> 8 | opaque).littleEndian, toByteOffset: 12, as: UInt32.self)
-            x &+= 4
-        }
-        while x < count {
-            (rgba[x &* 4], rgba[x &* 4 &+ 1], rgba[x &* 4 &+ 2], rgba[x &* 4 &+ 3]) = (rgb[x &* 3], rgb[x &* 3 &+ 1], rgb[x &* 3 &+ 2], 255)
-            x &+= 1
         }
     }
 

@@ -66,9 +66,9 @@ func encoderSettings(cjpegFlags: String) -> JPEGEncoderSettings? {
 
 /// Encodes a whole image, feeding rows in bands of `band` rows.
 func encodeJPEG(_ image: PNMImage, _ settings: JPEGEncoderSettings, band: Int = 7,
-                metadata: JPEGEncoderMetadata = .init()) throws -> [UInt8] {
+                metadata: JPEGEncoderMetadata = .init(), maxThreads: Int = 1) throws -> [UInt8] {
     var encoder = try JPEGEncoder(width: image.width, height: image.height, components: image.components, settings: settings,
-                                  metadata: metadata)
+                                  metadata: metadata, maxThreads: maxThreads)
     var out: [UInt8] = []
     let rowBytes = image.width * image.components
     var y = 0

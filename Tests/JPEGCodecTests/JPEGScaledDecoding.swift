@@ -13,7 +13,6 @@ extension JPEGFormat {
                                        scaledSize: scaledSize)
         try decoder.decode(container, input)
         if !decoder.finished { decoder.prepareImage() }
-        return DecodedImage(raster: Raster(width: decoder.width, height: decoder.height, bytesPerPixel: 4, pixels: decoder.pixels),
-                            finalRowCount: decoder.finalRows, options: options)
+        return DecodedImage(raster: decoder.sink.raster, finalRowCount: decoder.sink.finalRows, options: options)
     }
 }

@@ -63,6 +63,6 @@ struct WebPThumbnailTests {
         }
         // Y: 24 lines of 128; U and V: 12 lines of 64 (the frame's would be 96 and 48 lines).
         #expect(decoder.planes.count == 128 * 24 + 2 * 64 * 12)
-        #expect(decoder.pixels.isEmpty)
+        #expect(decoder.sink.pixels.isEmpty && decoder.sink.isThumbnail)
     }
 }

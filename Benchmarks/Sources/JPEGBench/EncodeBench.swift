@@ -5,17 +5,22 @@ import ImageCodecs
 import JPEGCodec
 
 /// JPEG encode rows: our encoder against libjpeg-turbo's compressor (set up as cjpeg does), in
-/// process, same RGB pixels, same run; each setting checked byte for byte first.
+/// process, same RGB pixels, same run; each setting checked byte for byte first. Rows marked
+/// "2 threads" let our baseline encoder code on a second thread (`maxThreads: 2`, what
+/// `EncodingOptions` gives on a machine of two cores or more); libjpeg-turbo has one.
 enum EncodeBench {
     struct Setting {
         let name: String
         let h: Int, v: Int
         let optimize: Bool, progressive: Bool
+        var threads = 1
     }
 
     static let settings = [
         Setting(name: "baseline 4:2:0 q75", h: 2, v: 2, optimize: false, progressive: false),
+        Setting(name: "baseline 4:2:0 q75, 2 threads", h: 2, v: 2, optimize: false, progressive: false, threads: 2),
         Setting(name: "baseline 4:4:4 q75", h: 1, v: 1, optimize: false, progressive: false),
+        Setting(name: "baseline 4:4:4 q75, 2 threads", h: 1, v: 1, optimize: false, progressive: false, threads: 2),
         Setting(name: "optimize 4:2:0 q75", h: 2, v: 2, optimize: true, progressive: false),
         Setting(name: "progressive 4:2:0 q75", h: 2, v: 2, optimize: false, progressive: true),
     ]
@@ -35,7 +40,8 @@ enum EncodeBench {
 
     static func ours(_ pixels: [UInt8], _ width: Int, _ height: Int, _ s: Setting) throws -> [UInt8] {
         var encoder = try JPEGEncoder(width: width, height: height, components: 3, settings: JPEGEncoderSettings(
-            quality: 75, lumaSampling: (s.h, s.v), optimizeHuffman: s.optimize, progressive: s.progressive))
+            quality: 75, lumaSampling: (s.h, s.v), optimizeHuffman: s.optimize, progressive: s.progressive),
+            maxThreads: s.threads)
         try pixels.withUnsafeBufferPointer { try encoder.write(rows: $0) }
         return encoder.takeOutput() + (try encoder.finish())
     }

@@ -78,18 +78,23 @@ public struct EncodingOptions: Sendable, Equatable {
     public var restartInterval: RestartInterval?
     /// WebP: quality of the alpha plane, 0…1 (cwebp `-alpha_q` ÷ 100).
     public var alphaQuality: Double = 1
+    /// Threads an encoder may use for one image (1: the caller's only). Default: the
+    /// processors online, at most 4. The output is the same bytes for every value. JPEG: a
+    /// baseline encode with the standard tables codes on a second thread.
+    public var maxThreads = ProcessorCount.online(cappedAt: 4)
     /// Largest frame (``Limits/maxPixels``) and most frames (``Limits/maxFrames``) accepted.
     public var limits = Limits()
 
     public init() {}
 
     /// Throws for a request out of range: quality or alpha quality outside 0…1 (or not a
-    /// number), effort outside 0…9, a negative or too large loop count, a size of zero or less,
+    /// number), effort outside 0…9, maxThreads below 1, a negative or too large loop count, a size of zero or less,
     /// an orientation outside 1…8, sampling factors outside 1…4, a negative restart interval.
     public func validate() throws(EncodingError) {
         guard quality >= 0, quality <= 1 else { throw .invalidRequest("quality must be within 0...1") }
         guard alphaQuality >= 0, alphaQuality <= 1 else { throw .invalidRequest("alpha quality must be within 0...1") }
         guard (0...9).contains(effort) else { throw .invalidRequest("effort must be within 0...9") }
+        guard maxThreads >= 1 else { throw .invalidRequest("maxThreads must be at least 1") }
         if let loopCount, !(0...65535).contains(loopCount) {
             throw .invalidRequest("loop count must be within 0...65535")
         }

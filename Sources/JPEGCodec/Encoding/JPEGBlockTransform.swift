@@ -41,35 +41,46 @@ struct JPEGBlockTransform {
 
     /// Transforms iMCU row `mcuRow` from `preprocessor` into `planes` (which hold its block rows).
     func transform(_ preprocessor: JPEGPreprocessor, mcuRow: Int, into planes: inout [JPEGCoefficientPlane]) {
-        for (c, comp) in layout.components.enumerated() {
-            let quantizer = quantizers?[comp.table]
-            let firstRow = mcuRow * comp.v
-            let realRows = min(comp.v, comp.heightInBlocks - firstRow)
+        for c in layout.components.indices {
             preprocessor.withSamples(component: c) { samples, rowLength in
-                (quantizer?.vectors ?? []).withUnsafeBufferPointer { vectors in
-                    let (first, perRow) = (planes[c].firstBlockRow, planes[c].blocksPerRow)
-                    planes[c].coefficients.withUnsafeMutableBufferPointer { out in
-                        guard let o = out.baseAddress else { return }
-                        for y in 0..<realRows {
-                            let rowStart = JPEGCoefficientPlane.offset(row: firstRow + y, column: 0, first: first, perRow: perRow)
-                            for x in 0..<comp.widthInBlocks {
-                                let at: Int = (y &* 8) &* rowLength &+ x &* 8
-                                let coefficients = JPEGForwardDCT.transformBlock(samples + at, stride: rowLength)
-                                let block = o + (rowStart &+ x &* 64)
-                                if let quantizer, let v = vectors.baseAddress {
-                                    quantizer.quantizeSIMD(coefficients, block, v)
-                                } else {
-                                    JPEGForwardDCT.store(coefficients, block)
-                                }
-                            }
+                transform(component: c, blockRows: 0..<layout.components[c].v, samples: samples, rowLength: rowLength,
+                          mcuRow: mcuRow, into: &planes[c])
+            }
+        }
+    }
+
+    /// Transforms block rows `blockRows` (of 0..<v) of component `c` of iMCU row `mcuRow` into
+    /// `plane` (which holds the row's block rows): their samples are 8 rows of `rowLength` each
+    /// from `samples` on (the first of them block row `blockRows.lowerBound`'s). Dummy block
+    /// rows take their DC from the row above, which must be done first.
+    func transform(component c: Int, blockRows: Range<Int>, samples: UnsafePointer<UInt8>, rowLength: Int, mcuRow: Int,
+                   into plane: inout JPEGCoefficientPlane) {
+        let comp = layout.components[c]
+        let quantizer = quantizers?[comp.table]
+        let firstRow = mcuRow * comp.v
+        let realRows = blockRows.lowerBound..<max(blockRows.lowerBound, min(blockRows.upperBound, comp.heightInBlocks - firstRow))
+        (quantizer?.vectors ?? []).withUnsafeBufferPointer { vectors in
+            let (first, perRow) = (plane.firstBlockRow, plane.blocksPerRow)
+            plane.coefficients.withUnsafeMutableBufferPointer { out in
+                guard let o = out.baseAddress else { return }
+                for y in realRows {
+                    let rowStart = JPEGCoefficientPlane.offset(row: firstRow + y, column: 0, first: first, perRow: perRow)
+                    for x in 0..<comp.widthInBlocks {
+                        let at: Int = ((y &- blockRows.lowerBound) &* 8) &* rowLength &+ x &* 8
+                        let coefficients = JPEGForwardDCT.transformBlock(samples + at, stride: rowLength)
+                        let block = o + (rowStart &+ x &* 64)
+                        if let quantizer, let v = vectors.baseAddress {
+                            quantizer.quantizeSIMD(coefficients, block, v)
+                        } else {
+                            JPEGForwardDCT.store(coefficients, block)
                         }
                     }
                 }
             }
-            if quantizers != nil {
-                planes[c].fillDummyBlocks(blockRows: firstRow..<(firstRow + comp.v), realWidth: comp.widthInBlocks,
-                                          realHeight: comp.heightInBlocks, h: comp.h)
-            }
+        }
+        if quantizers != nil {
+            plane.fillDummyBlocks(blockRows: (firstRow + blockRows.lowerBound)..<(firstRow + blockRows.upperBound), realWidth: comp.widthInBlocks,
+                                  realHeight: comp.heightInBlocks, h: comp.h)
         }
     }
 }

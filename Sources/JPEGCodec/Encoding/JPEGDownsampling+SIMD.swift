@@ -1,16 +1,20 @@
 /// h2v1 and h2v2 downsampling on sixteen output samples at a time: the even and odd input
-/// samples of a 32-sample run (`evenHalf`, `oddHalf`) summed in 16-bit lanes with libjpeg's
-/// alternating bias; the same results as the scalar twins in `JPEGDownsampling.swift`.
+/// samples of a 32-sample run summed in 16-bit lanes with libjpeg's alternating bias; the same
+/// results as the scalar twins in `JPEGDownsampling.swift`.
 extension JPEGDownsampling {
     typealias Wide = SIMD16<UInt16>
     /// The biases of sixteen consecutive output columns (the pattern restarts at each row).
     static let h2v1Bias = Wide(0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1)
     static let h2v2Bias = Wide(1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2)
 
+    /// The 32 samples at `p` loaded as sixteen 16-bit words, each a pair of adjacent samples:
+    /// their low and high bytes summed (pand, psrlw, paddw). The standard library's `evenHalf`
+    /// and `oddHalf` of the widened samples stayed calls here (2.8% of a 24 MP encode's
+    /// instructions).
     @inline(__always)
     private static func pairSums(_ p: UnsafePointer<UInt8>) -> Wide {
-        let v = SIMD32<UInt16>(widening: UnsafeRawPointer(p).loadUnaligned(as: SIMD32<UInt8>.self))
-        return v.evenHalf &+ v.oddHalf
+        let words = Wide(littleEndianWords: UnsafeRawPointer(p).loadUnaligned(as: Wide.self))
+        return (words & 0xFF) &+ (words &>> 8)
     }
 
     static func h2v1SIMD(_ input: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>, columns: Int) {

@@ -16,21 +16,24 @@ public struct JPEGEncoder {
     let keepsTransform: Bool
     private var preprocessor: JPEGPreprocessor
     private let transform: JPEGBlockTransform
-    /// Quantized blocks (or, with `keepsTransform`, the DCT output) per component.
+    /// Quantized blocks (or, with `keepsTransform`, the DCT output) per component; empty for a
+    /// streaming encode, whose rows of MCUs go through `streaming`'s planes.
     private var planes: [JPEGCoefficientPlane]
     /// With `keepsTransform`: the quantized planes of the last quality finished, re-used.
     private var quantizedPlanes: [JPEGCoefficientPlane]?
     /// The sequential scan being written as rows come (standard tables only).
-    private var streaming: (encoder: JPEGSequentialEncoder, sink: JPEGSymbolWriter)?
+    private var streaming: JPEGStreamingScan?
     private var header: [UInt8] = []
     private var rowsWritten = 0
     private var mcuRow = 0
     private var finished = false
 
     /// `components`: bytes per input pixel — 1 gray, 3 RGB, 4 RGBA (alpha flattened on
-    /// `metadata.background`).
+    /// `metadata.background`). `maxThreads` ≥ 2 lets a baseline encode with the standard
+    /// tables Huffman code on a second thread (``JPEGStreamingScan``); the bytes are the same.
     public init(width: Int, height: Int, components: Int, settings: JPEGEncoderSettings = .init(),
-                metadata: JPEGEncoderMetadata = .init(), keepsTransform: Bool = false) throws(JPEGEncoderError) {
+                metadata: JPEGEncoderMetadata = .init(), keepsTransform: Bool = false,
+                maxThreads: Int = 1) throws(JPEGEncoderError) {
         guard [1, 3, 4].contains(components) else { throw .invalidComponents }
         if case .rows(let n)? = settings.restart, !(0...65535).contains(n) { throw .invalidRestart }
         if case .mcus(let n)? = settings.restart, !(0...65535).contains(n) { throw .invalidRestart }
@@ -53,7 +56,12 @@ public struct JPEGEncoder {
             let scan = JPEGScanSpec(components: Array(layout.components.indices))
             let walker = scanWalker(scan)
             writeScanHeader(scan, specs: specs, walker: walker, lastRestart: 0, into: &header)
-            streaming = (JPEGSequentialEncoder(walker: walker), JPEGSymbolWriter(writer: JPEGBitWriter(), tables: specs))
+            // (With one row of MCUs there is nothing to overlap.)
+            streaming = JPEGStreamingScan(encoder: JPEGSequentialEncoder(walker: walker),
+                                          sink: JPEGSymbolWriter(writer: JPEGBitWriter(), tables: specs),
+                                          planes: planes, transform: transform, preprocessor: preprocessor,
+                                          maxThreads: layout.mcuRows > 1 ? maxThreads : 1)
+            planes = []
         }
     }
 
@@ -75,7 +83,7 @@ public struct JPEGEncoder {
     public mutating func takeOutput() -> [UInt8] {
         var bytes = header
         header.removeAll(keepingCapacity: true)
-        bytes += streaming?.sink.writer.take() ?? []
+        bytes += streaming?.take() ?? []
         return bytes
     }
 
@@ -90,9 +98,10 @@ public struct JPEGEncoder {
         guard rowsWritten == layout.height else { throw .missingRows }
         if finished && streaming != nil { return [] }
         finished = true
-        if streaming != nil {
-            streaming?.sink.writer.flush()
-            var bytes = takeOutput()
+        if let streaming {
+            var bytes = header
+            header = []
+            bytes += streaming.finish()
             JPEGMarkerWriter.marker(JPEGMarker.eoi, into: &bytes)
             return bytes
         }
@@ -139,14 +148,21 @@ public struct JPEGEncoder {
 
     private mutating func completeMCURow() {
         preprocessor.finishMCURow()
-        if streaming != nil {
-            for c in planes.indices { planes[c].firstBlockRow = mcuRow * layout.components[c].v }
-        }
-        transform.transform(preprocessor, mcuRow: mcuRow, into: &planes)
-        if var (encoder, sink) = streaming {
-            streaming = nil
-            encoder.encode(planes: planes, iMCURows: mcuRow..<(mcuRow + 1), into: &sink)
-            streaming = (encoder, sink)
+        if let streaming {
+            var row = streaming.acquireRow()
+            for c in row.planes.indices { row.planes[c].firstBlockRow = mcuRow * layout.components[c].v }
+            for unit in streaming.callerUnits {
+                preprocessor.withSamples(component: unit.component) { samples, rowLength in
+                    transform.transform(component: unit.component, blockRows: unit.blockRows,
+                                        samples: samples + 8 * rowLength * unit.blockRows.lowerBound, rowLength: rowLength,
+                                        mcuRow: mcuRow, into: &row.planes[unit.component])
+                }
+            }
+            preprocessor.copySamples(streaming.deferredUnits, into: &row.samples)
+            row.mcuRow = mcuRow
+            streaming.add(consume row)
+        } else {
+            transform.transform(preprocessor, mcuRow: mcuRow, into: &planes)
         }
         mcuRow += 1
     }

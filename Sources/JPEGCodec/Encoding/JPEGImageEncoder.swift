@@ -60,7 +60,7 @@ public struct JPEGImageEncoder: ImageEncoding {
         do {
             encoder = try JPEGEncoder(width: canvas.width, height: canvas.height, components: 4,
                                       settings: Self.settings(options), metadata: metadata,
-                                      keepsTransform: options.maxFileSize != nil)
+                                      keepsTransform: options.maxFileSize != nil, maxThreads: options.maxThreads)
         } catch {
             throw Self.encodingError(error)
         }

@@ -79,3 +79,17 @@ extension SIMD32 where Scalar == UInt16 {
         for i in 0..<32 { self[i] = UInt16(w[i]) }
     }
 }
+
+extension SIMD16 where Scalar == UInt16 {
+    /// Sixteen 16-bit words loaded from memory as little-endian values (a byte swap of each
+    /// lane on a big-endian machine, nothing on a little-endian one).
+    @inline(__always)
+    init(littleEndianWords w: SIMD16<UInt16>) {
+        #if _endian(little)
+        self = w
+        #else
+        self.init()
+        for i in 0..<16 { self[i] = UInt16(littleEndian: w[i]) }
+        #endif
+    }
+}

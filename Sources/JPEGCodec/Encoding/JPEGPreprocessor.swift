@@ -19,6 +19,7 @@ struct JPEGPreprocessor {
     private let outputStart: [Int]
     /// Input rows in the buffers of the current row of MCUs.
     private(set) var rows = 0
+    /// A translucent RGBA row flattened (alpha as it was).
     private var flattened: [UInt8]
 
     init(layout: JPEGFrameLayout, inputStride: Int, background: (UInt8, UInt8, UInt8)) {
@@ -43,37 +44,51 @@ struct JPEGPreprocessor {
         inputStart = starts
         outputStart = outStarts
         buffer = [UInt8](repeating: 0, count: size)
-        flattened = inputStride == 4 ? [UInt8](repeating: 0, count: layout.width * 3) : []
+        flattened = inputStride == 4 ? [UInt8](repeating: 0, count: layout.width * 4) : []
     }
 
     var isFull: Bool { rows == layout.rowsPerMCURow }
 
-    /// Converts one input row (width × inputStride bytes) into the buffers.
+    /// Converts one input row (width × inputStride bytes) into the buffers. A translucent RGBA
+    /// row is flattened into a scratch row first; an opaque one is read as it is (flattening
+    /// would leave it unchanged).
     mutating func add(row: UnsafePointer<UInt8>) {
-        let width = layout.width, at = rows, count = layout.components.count
-        // An opaque RGBA row is read as it is (stride 4); flattening would leave it unchanged.
+        let width = layout.width
         let flattens = inputStride == 4 && !Self.isOpaque(row, count: width)
-        if flattens { flattenAlpha(row) }
-        let stride = flattens ? 3 : inputStride
-        let starts = (0..<count).map { inputStart[$0] + at * inputWidth[$0] }
-        flattened.withUnsafeBufferPointer { flat in
-            buffer.withUnsafeMutableBufferPointer { b in
-                guard let base = b.baseAddress else { return }
-                let source = flattens ? (flat.baseAddress ?? row) : row
-                if count == 3 {
-                    JPEGColorEncoding.yccRow(source, stride: stride, count: width, base + starts[0], base + starts[1], base + starts[2])
-                } else if stride == 1 {
-                    (base + starts[0]).update(from: source, count: width)
-                } else {
-                    JPEGColorEncoding.grayRow(source, stride: stride, count: width, base + starts[0])
-                }
-                // `expand_right_edge`: the last image sample repeated to the buffer's width.
-                for c in 0..<count where inputWidth[c] > width {
-                    (base + starts[c] + width).update(repeating: base[starts[c] + width - 1], count: inputWidth[c] - width)
-                }
+        if flattens {
+            let background = background
+            flattened.withUnsafeMutableBufferPointer { out in
+                guard let o = out.baseAddress else { return }
+                Self.flattenAlpha(row, o, count: width, background: background)
             }
         }
+        flattened.withUnsafeBufferPointer { scratch in
+            convert(flattens ? (scratch.baseAddress ?? row) : row, stride: inputStride)
+        }
         rows += 1
+    }
+
+    /// Colour conversion (or a copy) of one row into the buffers' row `rows`, right edge expanded.
+    private mutating func convert(_ source: UnsafePointer<UInt8>, stride: Int) {
+        let width = layout.width, at = rows, count = layout.components.count
+        let (inputStart, inputWidth) = (self.inputStart, self.inputWidth)
+        buffer.withUnsafeMutableBufferPointer { b in
+            guard let base = b.baseAddress else { return }
+            let y = base + inputStart[0] + at * inputWidth[0]
+            if count == 3 {
+                JPEGColorEncoding.yccRow(source, stride: stride, count: width, y, base + inputStart[1] + at * inputWidth[1],
+                                         base + inputStart[2] + at * inputWidth[2])
+            } else if stride == 1 {
+                y.update(from: source, count: width)
+            } else {
+                JPEGColorEncoding.grayRow(source, stride: stride, count: width, y)
+            }
+            // `expand_right_edge`: the last image sample repeated to the buffer's width.
+            for c in 0..<count where inputWidth[c] > width {
+                let start = base + inputStart[c] + at * inputWidth[c]
+                (start + width).update(repeating: start[width - 1], count: inputWidth[c] - width)
+            }
+        }
     }
 
     /// Whether every alpha of `count` RGBA pixels is 255 (an AND over the pixels as 32-bit words).
@@ -84,14 +99,16 @@ struct JPEGPreprocessor {
         return UInt32(littleEndian: all) &>> 24 == 0xFF
     }
 
-    private mutating func flattenAlpha(_ row: UnsafePointer<UInt8>) {
+    /// `AlphaFlattening`'s ((c·a + bg·(255 − a) + 127) / 255) into RGBA (alpha left as it was).
+    private static func flattenAlpha(_ row: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>, count: Int,
+                                     background: (UInt8, UInt8, UInt8)) {
         let (br, bg, bb) = (UInt32(background.0), UInt32(background.1), UInt32(background.2))
-        for x in 0..<layout.width {
-            let p = row + x * 4
+        for x in 0..<count {
+            let p = row + x * 4, o = out + x * 4
             let a = UInt32(p[3]), na = 255 - a
-            flattened[x * 3] = UInt8((UInt32(p[0]) * a + br * na + 127) / 255)
-            flattened[x * 3 + 1] = UInt8((UInt32(p[1]) * a + bg * na + 127) / 255)
-            flattened[x * 3 + 2] = UInt8((UInt32(p[2]) * a + bb * na + 127) / 255)
+            o[0] = UInt8((UInt32(p[0]) * a + br * na + 127) / 255)
+            o[1] = UInt8((UInt32(p[1]) * a + bg * na + 127) / 255)
+            o[2] = UInt8((UInt32(p[2]) * a + bb * na + 127) / 255)
         }
     }
 
@@ -137,5 +154,23 @@ struct JPEGPreprocessor {
     /// The 8·v rows of component `c` for the row of MCUs just finished, and their row length.
     func withSamples<R>(component c: Int, _ body: (UnsafePointer<UInt8>, Int) -> R) -> R {
         buffer.withUnsafeBufferPointer { body($0.baseAddress! + outputStart[c], outputWidth[c]) }
+    }
+
+    /// Copies the sample rows of `units` (component, its block rows) one after the other into
+    /// `samples` (which holds 8 · `outputWidth` bytes per block row), for a second thread to
+    /// transform.
+    func copySamples(_ units: [JPEGTransformUnit], into samples: inout [UInt8]) {
+        var at = 0
+        samples.withUnsafeMutableBufferPointer { out in
+            guard let base = out.baseAddress else { return }
+            for unit in units {
+                let width = outputWidth[unit.component]
+                let count = 8 * width * unit.blockRows.count
+                withSamples(component: unit.component) { p, _ in
+                    (base + at).update(from: p + 8 * width * unit.blockRows.lowerBound, count: count)
+                }
+                at += count
+            }
+        }
     }
 }

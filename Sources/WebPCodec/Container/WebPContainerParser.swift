@@ -19,13 +19,15 @@ package struct WebPContainerParser: FrameContainer {
     private(set) var icc: Range<Int>?
     private(set) var exif: Range<Int>?
     private(set) var xmp: Range<Int>?
+    /// Their payloads, each copied once it has arrived whole (WebPContainerParser+Facts.swift).
+    var iccPayload: [UInt8]?, exifPayload: [UInt8]?, xmpPayload: [UInt8]?
     /// Every chunk up to the RIFF end has been read (their payloads may still be arriving when
     /// ``available`` is short of ``riffEnd``).
     private(set) var chunksEnded = false
     /// Bytes held at the last parse.
     private(set) var available = 0
     /// Bumped whenever something visible changed.
-    package private(set) var revision = 0
+    package internal(set) var revision = 0
 
     /// The ANMF chunk being read: its payload's end, and its header's fields (nil once its image
     /// has been read). As libwebp's demuxer (StoreFrame), a frame's chunks are read from the ANMF
@@ -50,8 +52,9 @@ package struct WebPContainerParser: FrameContainer {
 
     var isAnimated: Bool { extended?.isAnimated == true }
 
-    /// Reads the chunk headers that have arrived.
+    /// Reads the chunk headers that have arrived, and the metadata payloads that have.
     package mutating func parse(_ input: InputBuffer) throws(DecodingError) {
+        defer { readMetadata(input) }
         available = input.count
         if riffEnd == 0 {
             guard try readRIFFHeader(input) else { return }

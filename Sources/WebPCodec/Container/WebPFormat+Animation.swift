@@ -8,11 +8,6 @@ import CodecCore
 /// - a key frame (libwebp's IsKeyFrame) is drawn without blending, whatever its blend bit;
 /// - `over` uses libwebp's integer blend (``AnimationCompositor/OverRule/webPAnimDecoder``).
 extension WebPFormat {
-    package var canvas: CanvasSpec? {
-        guard container.isAnimated, let x = container.extended else { return nil }
-        return CanvasSpec(width: x.canvasWidth, height: x.canvasHeight, overRule: .webPAnimDecoder)
-    }
-
     /// Frame `j`'s properties as the compositor must see them: `source` for a key frame.
     package mutating func compositingProperties(at j: Int) -> FrameProperties {
         var p = container.frames[j].properties

@@ -23,7 +23,6 @@ struct WebPLosslessJob {
         run = WebPByteRun(start: start)
     }
 
-    var finalRowCount: Int { decoder?.finalRowCount ?? 0 }
     var isFinished: Bool { decoder.map { $0.finalRowCount == $0.height } ?? false }
 
     /// The bitstream's bytes are all there: a frame's whole payload, or a still's final input.
@@ -67,11 +66,5 @@ struct WebPLosslessJob {
         guard (try? trial.advance(input, limits: limits, forceFinal: true)) != nil, trial.isFinished,
               trial.decoder?.reader.isOverrun == false else { return }
         self = trial
-    }
-
-    /// The frame's pixels so far (RGBA8, rows past ``finalRowCount`` transparent black).
-    func raster() -> Raster? {
-        guard let decoder else { return nil }
-        return Raster(width: decoder.width, height: decoder.height, bytesPerPixel: 4, pixels: decoder.rgba())
     }
 }

@@ -31,7 +31,6 @@ struct WebPLossyJob {
         run = WebPByteRun(start: start)
     }
 
-    var finalRowCount: Int { decoder?.finalRowCount ?? 0 }
     var isFinished: Bool { decoder.map { $0.finalRowCount == $0.height } ?? false }
 
     /// Decodes as far as the input allows. Throws `truncated` when the bytes are final and run
@@ -61,98 +60,5 @@ struct WebPLossyJob {
             }
             try decoder?.decode(bytes, isFinal: isFinal)
         }
-    }
-
-    /// The image's pixels so far (RGBA8, rows past ``finalRowCount`` transparent black).
-    func raster() -> Raster? {
-        guard let decoder else { return nil }
-        return Raster(width: decoder.width, height: decoder.height, bytesPerPixel: 4, pixels: decoder.rgba())
-    }
-}
-
-/// The decoding of a still image or an animation frame, lossless or lossy.
-enum WebPImageJob {
-    case lossless(WebPLosslessJob)
-    case lossy(WebPLossyJob)
-    /// Held only while a job is out being advanced, so that its buffers are not shared (and
-    /// copied on write).
-    case moving
-
-    /// A job for `bitstream`, whose bytes end at `end` (a frame) or with the input (a still),
-    /// making `output`.
-    init(_ bitstream: WebPBitstream, end: Int?, output: VP8Decoder.Output = .image) {
-        switch bitstream.kind {
-        case .lossless: self = .lossless(WebPLosslessJob(start: bitstream.payload.lowerBound, end: end, output: output))
-        case .lossy: self = .lossy(WebPLossyJob(bitstream: bitstream, end: end, output: output))
-        }
-    }
-
-    /// A thumbnail job's resampler, once the decoder has started.
-    var thumbnail: StreamingResampler? {
-        switch self {
-        case .lossless(let job): job.decoder?.thumbnail
-        case .lossy(let job): job.decoder?.thumbnail
-        case .moving: nil
-        }
-    }
-
-    var finalRowCount: Int {
-        switch self {
-        case .lossless(let job): job.finalRowCount
-        case .lossy(let job): job.finalRowCount
-        case .moving: 0
-        }
-    }
-
-    var isFinished: Bool {
-        switch self {
-        case .lossless(let job): job.isFinished
-        case .lossy(let job): job.isFinished
-        case .moving: false
-        }
-    }
-
-    /// Bytes held in buffers that grow with the image: the RGBA image (or a thumbnail's
-    /// resampler), the alpha plane's decoder, and VP8L's window of the coded image.
-    var heldBytes: Int {
-        switch self {
-        case .lossless(let job): return job.decoder?.heldBytes ?? 0
-        case .lossy(let job):
-            guard let decoder = job.decoder else { return 0 }
-            return (decoder.thumbnail?.heldBytes ?? decoder.width * decoder.height * 4) + (decoder.alpha?.heldBytes ?? 0)
-        case .moving: return 0
-        }
-    }
-
-    func raster() -> Raster? {
-        switch self {
-        case .lossless(let job): job.raster()
-        case .lossy(let job): job.raster()
-        case .moving: nil
-        }
-    }
-
-    mutating func advance(_ input: InputBuffer, limits: Limits) throws(DecodingError) {
-        switch self {
-        case .lossless(var job):
-            self = .moving
-            defer { self = .lossless(job) }
-            try job.advance(input, limits: limits)
-        case .lossy(var job):
-            self = .moving
-            defer { self = .lossy(job) }
-            try job.advance(input, limits: limits)
-        case .moving:
-            return
-        }
-    }
-
-    /// See ``WebPLosslessJob/finishEarly(_:limits:)``; a lossy still needs none (its
-    /// partitions' ends are known, so its last row is decoded as soon as its bytes are there).
-    mutating func finishEarly(_ input: InputBuffer, limits: Limits) {
-        guard case .lossless(var job) = self else { return }
-        self = .moving
-        job.finishEarly(input, limits: limits)
-        self = .lossless(job)
     }
 }

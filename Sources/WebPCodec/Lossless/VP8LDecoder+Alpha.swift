@@ -12,7 +12,7 @@ extension VP8LDecoder {
     }
 
     /// Decodes an ALPH image stream (all of its bytes, final) until at least `row` rows of its
-    /// green channel are final and appended to ``output``, as libwebp's alpha decoder does:
+    /// green channel are final and appended to ``green``, as libwebp's alpha decoder does:
     /// as ``decode(_:isFinal:untilRow:)``, except on the 8-bit path (``usesEightBitAlphaPath``),
     /// where the colour indices are decoded a byte each into ``indices``
     /// (``VP8LImageDecoder/decodeIndices(into:origin:untilPixel:_:_:)``), the symbol whose bits
@@ -64,19 +64,19 @@ extension VP8LDecoder {
     }
 
     /// Expands the coded rows completed since the last call into green bytes appended to
-    /// ``output`` (RFC 9649 4.4's inverse colour indexing, ``VP8LTransform/greenRows(_:count:expansions:into:)``).
+    /// ``green`` (RFC 9649 4.4's inverse colour indexing, ``VP8LTransform/greenRows(_:count:expansions:into:)``).
     private mutating func expandFinalIndexRows() {
         let total = codedWidth * height
         let complete = image.position >= total ? height : image.position / codedWidth
         let first = finalRowCount, count = complete - first
         guard count > 0 else { return }
-        let width = header.width, start = output.count
-        output.append(contentsOf: repeatElement(0, count: count * width))
+        let width = header.width, start = green.count
+        green.append(contentsOf: repeatElement(0, count: count * width))
         let offset = first * codedWidth - indices.origin
         let transform = transforms[0]
         greenExpansions.withUnsafeBufferPointer { table in
         indices.pixels.withUnsafeBufferPointer { coded in
-        output.withUnsafeMutableBufferPointer { out in
+        green.withUnsafeMutableBufferPointer { out in
             guard let table = table.baseAddress, let coded = coded.baseAddress,
                   let out = out.baseAddress else { return }
             transform.greenRows(coded + offset, count: count, expansions: table, into: out + start)

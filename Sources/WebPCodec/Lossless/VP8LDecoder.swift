@@ -31,14 +31,13 @@ package struct VP8LDecoder: Sendable {
     /// Two batches of rows (plus the row above each) for the inverse transforms: the first
     /// `codedWidth` wide and, with pixel bundling, the second `width` wide.
     var scratch: [UInt32] = []
-    /// The output, RGBA8 with straight alpha, `width × height`; rows past ``finalRowCount``
-    /// are transparent black. Empty for a thumbnail. With ``outputsGreen``, the green channel
-    /// (a byte a pixel) of the final rows not yet taken (``takeGreen(_:into:)``).
-    var output: [UInt8] = []
-    /// The thumbnail (``VP8Decoder/Output/thumbnail(width:height:)``) and the RGBA8 row it
-    /// takes rows through.
-    package internal(set) var thumbnail: StreamingResampler?
-    var rowScratch: [UInt8] = []
+    /// Where the rows go: the RGBA8 image (straight alpha; rows past ``finalRowCount`` are
+    /// transparent black) or a thumbnail (``VP8Decoder/Output/thumbnail(width:height:)``).
+    /// Unused for an ALPH stream.
+    package internal(set) var sink = RowSink(width: 0, height: 0)
+    /// An ALPH stream's green channel (a byte a pixel) of the final rows not yet taken
+    /// (``takeGreen(_:into:)``).
+    var green: [UInt8] = []
     /// An ALPH stream's output: its green channel only (RFC 9649 2.7.1.2), not RGBA8.
     let outputsGreen: Bool
 
@@ -81,8 +80,6 @@ package struct VP8LDecoder: Sendable {
         if !outputsGreen, case .thumbnail(let width, let height) = destination {
             outputBytes = try limits.checkedRasterBytes(width: width, height: height,
                                                         bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
-            thumbnail = StreamingResampler(inputWidth: header.width, inputHeight: header.height,
-                                           outputWidth: width, outputHeight: height)
         }
         // The coded image's window (at most the output's width) and the output.
         try budget.take(VP8LCodedWindow<UInt32>.capacity(pixels: header.width * header.height) * 4)
@@ -115,11 +112,10 @@ package struct VP8LDecoder: Sendable {
         coded = VP8LCodedWindow(imagePixels: width * header.height)
         scratch = [UInt32](repeating: 0, count: scratchCount)
         if outputsGreen {
-            output.reserveCapacity(2 * Self.rowsPerBatch * header.width)
-        } else if thumbnail == nil {
-            output = [UInt8](repeating: 0, count: outputBytes)
+            green.reserveCapacity(2 * Self.rowsPerBatch * header.width)
         } else {
-            rowScratch = [UInt8](repeating: 0, count: header.width * 4)
+            sink = try destination.sink(width: header.width, height: header.height, limits: limits,
+                                        uninitialized: false, rowsAtOnce: Self.rowsPerBatch)
         }
     }
 

@@ -37,7 +37,7 @@ extension VP8Decoder {
     /// `truncated`; the rows before ``finalRowCount`` stay valid. While the input is open, a
     /// row that stalled is retried once about half a row's worth of new bytes arrived.
     package mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(DecodingError) {
-        defer { clearUnwrittenRows() }
+        defer { sink.clearUnwrittenRows() }
         if isFinal, let last = tokenReaders.indices.last, tokenReaders[last].end == .max {
             // The last partition takes the rest of the data, whose end is now known.
             tokenReaders[last].end = bytes.count
@@ -62,17 +62,5 @@ extension VP8Decoder {
             stalledAt = 0
             lastRowBytes = tokenReaders.reduce(modeReader.position) { $0 + $1.position } - consumed
         }
-    }
-
-    /// Clears the image's rows from ``finalRowCount`` to ``unwrittenRowsEnd`` (rows never
-    /// cleared or written), so that a partial image shows transparent black below its rows.
-    mutating func clearUnwrittenRows() {
-        guard finalRowCount < unwrittenRowsEnd, !pixels.isEmpty else { return }
-        let rowBytes = width * 4, first = finalRowCount, end = unwrittenRowsEnd
-        pixels.withUnsafeMutableBufferPointer { p in
-            guard let base = p.baseAddress else { return }
-            (base + first * rowBytes).update(repeating: 0, count: (end - first) * rowBytes)
-        }
-        unwrittenRowsEnd = first
     }
 }

@@ -37,27 +37,17 @@ extension VP8Decoder {
             (base + vo).update(from: base + vo + 8 * uvs, count: extra / 2 * uvs)
         }
         finalRowCount = last
-        thumbnail?.markFinal(rows: last)
+        sink.markFinal(rows: last)
     }
 
     /// Has `convert` write output row `row` as RGBA8, puts the alpha plane's row in, and hands
-    /// the row to the output.
+    /// the row to the sink.
     @inline(__always)
     private mutating func emit(row: Int, width: Int, _ convert: (UnsafeMutablePointer<UInt8>) -> Void) {
         let alphaRow = alpha.map { (band: $0.band, row: row - $0.bandStart) }
-        if thumbnail == nil {
-            pixels.withUnsafeMutableBufferPointer { out in
-                guard let dst = out.baseAddress.map({ $0 + row * width * 4 }) else { return }
-                convert(dst)
-                Self.putAlpha(alphaRow, width: width, dst)
-            }
-        } else {
-            rowScratch.withUnsafeMutableBufferPointer { out in
-                guard let dst = out.baseAddress else { return }
-                convert(dst)
-                Self.putAlpha(alphaRow, width: width, dst)
-                thumbnail?.accumulate(dst, count: width, x: 0, y: row)
-            }
+        sink.write(rows: row..<row + 1) { dst in
+            convert(dst)
+            Self.putAlpha(alphaRow, width: width, dst)
         }
     }
 

@@ -18,6 +18,22 @@ package struct VP8Decoder: Sendable {
     package enum Output: Sendable {
         case image
         case thumbnail(width: Int, height: Int)
+
+        /// The sink for a `width × height` image, checked against `limits`: an RGBA8 image
+        /// (`uninitialized`: the decoder writes every row, clearing the rest for a partial
+        /// image), or a thumbnail taking at most `rowsAtOnce` rows a call, for which the
+        /// full-size image is never held but its pixel count is bounded all the same.
+        func sink(width: Int, height: Int, limits: Limits, uninitialized: Bool = true,
+                  rowsAtOnce: Int = 1) throws(DecodingError) -> RowSink {
+            switch self {
+            case .image:
+                _ = try limits.checkedRasterBytes(width: width, height: height, bytesPerPixel: 4)
+                return RowSink(width: width, height: height, uninitialized: uninitialized)
+            case .thumbnail(let outputWidth, let outputHeight):
+                let resampler = try RowSink.resampler(from: width, height, to: outputWidth, outputHeight, limits: limits)
+                return RowSink(thumbnail: resampler, width: width, height: height, rowsAtOnce: rowsAtOnce)
+            }
+        }
     }
 
     package let tag: VP8FrameTag
@@ -50,14 +66,11 @@ package struct VP8Decoder: Sendable {
     /// as many lines each). Between rows only the extra lines matter: the previous row's
     /// lines that the next row's loop filter changes or that upsampling still needs.
     var planes: [UInt8]
-    /// The RGBA8 image (``Output/image``), allocated uninitialised (a whole decode writes every
-    /// row once); after each ``decode(_:isFinal:)`` the rows from ``finalRowCount`` on are
-    /// transparent black (cleared once, from ``unwrittenRowsEnd`` up).
-    var pixels: [UInt8] = []
-    var unwrittenRowsEnd = 0
-    /// The thumbnail (``Output/thumbnail(width:height:)``) and the RGBA8 row it takes rows through.
-    package internal(set) var thumbnail: StreamingResampler?
-    var rowScratch: [UInt8] = []
+    /// Where the rows go: the RGBA8 image (``Output/image``), allocated uninitialised (a whole
+    /// decode writes every row once; after each ``decode(_:isFinal:)`` the rows from
+    /// ``finalRowCount`` on are cleared to transparent black), or the thumbnail
+    /// (``Output/thumbnail(width:height:)``).
+    package internal(set) var sink: RowSink
     /// The alpha plane (from ALPH), set before rows come out and decoded a band at a time as
     /// they do; nil is opaque.
     package var alpha: WebPAlphaRows?
@@ -98,20 +111,7 @@ package struct VP8Decoder: Sendable {
         tag = try VP8FrameTag(bytes, chunkSize: chunkSize)
         mbWidth = (tag.width + 15) >> 4
         mbHeight = (tag.height + 15) >> 4
-        switch output {
-        case .image:
-            let rgbaBytes = try limits.checkedRasterBytes(width: tag.width, height: tag.height, bytesPerPixel: 4)
-            pixels = [UInt8](unsafeUninitializedCapacity: rgbaBytes) { _, initialized in initialized = rgbaBytes }
-            unwrittenRowsEnd = tag.height
-        case .thumbnail(let width, let height):
-            // The full-size image is never held, but its pixel count is bounded all the same.
-            _ = try limits.checkedRasterBytes(width: tag.width, height: tag.height, bytesPerPixel: 1)
-            _ = try limits.checkedRasterBytes(width: width, height: height,
-                                              bytesPerPixel: StreamingResampler.bytesPerOutputPixel)
-            thumbnail = StreamingResampler(inputWidth: tag.width, inputHeight: tag.height,
-                                           outputWidth: width, outputHeight: height)
-            rowScratch = [UInt8](repeating: 0, count: tag.width * 4)
-        }
+        sink = try output.sink(width: tag.width, height: tag.height, limits: limits)
         let partition0 = VP8FrameTag.size
         guard tag.firstPartitionSize <= bytes.count - partition0 else {
             throw .truncated("VP8 first partition passes the end of the data")
@@ -162,7 +162,7 @@ package struct VP8Decoder: Sendable {
 
     /// The RGBA8 image (``Output/image``, straight alpha), `width × height`; rows from
     /// ``finalRowCount`` on are transparent black.
-    package func rgba() -> [UInt8] { pixels }
+    package func rgba() -> [UInt8] { sink.pixels }
 
     /// Loop-filters the macroblock row in the band (RFC 6386 15), left to right.
     mutating func filterRow() {
