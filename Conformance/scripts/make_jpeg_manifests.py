@@ -328,6 +328,73 @@ def read_generated_md5(root):
     return out
 
 
+def mpo_offsets(data):
+    """Absolute offsets of every image an MPO's MP index lists (CIPA DC-007-2009 5.2: APP2
+    'MPF\\0' in the first image, a TIFF-structured IFD, tag 0xB001 NumberOfImages, tag 0xB002 MP
+    Entry = 16 bytes per image: attribute, size, offset from the TIFF header, 2 dependencies),
+    or [] when the file has no index of more than one image. Written from the spec; the count
+    is checked against Pillow's n_frames by the caller."""
+    import struct
+    i = 2
+    while i + 4 <= len(data) and data[i] == 0xFF:
+        marker, length = data[i + 1], struct.unpack(">H", data[i + 2:i + 4])[0]
+        if marker == 0xDA or marker == 0xD9:
+            return []
+        seg = data[i + 4:i + 2 + length]
+        if marker == 0xE2 and seg[:4] == b"MPF\0":
+            tiff = seg[4:]
+            e = ">" if tiff[:2] == b"MM" else "<"
+            ifd = struct.unpack(e + "I", tiff[4:8])[0]
+            count = struct.unpack(e + "H", tiff[ifd:ifd + 2])[0]
+            images, entries = 0, None
+            for k in range(count):
+                tag, _, n, value = struct.unpack(e + "HHII", tiff[ifd + 2 + 12 * k:ifd + 14 + 12 * k])
+                if tag == 0xB001:
+                    images = value
+                if tag == 0xB002:
+                    entries = value
+            if images < 2 or entries is None:
+                return []
+            base = i + 4 + 4
+            return [0] + [base + struct.unpack(e + "I", tiff[entries + 16 * k + 8:entries + 16 * k + 12])[0]
+                          for k in range(1, images)]
+        i += 2 + length
+    return []
+
+
+def mpo_rows(f, rel):
+    """Rows for frames 1... of an MPO: djpeg of each later image, cut at its offset. Each frame
+    is composed on a canvas of the first image's size, so a later image of another size is
+    listed as an error row (its canvas is not the image alone)."""
+    import tempfile
+    from PIL import Image
+    data = f.read_bytes()
+    offsets = mpo_offsets(data)
+    if not offsets:
+        return []
+    with Image.open(f) as im:
+        pillow_frames = getattr(im, "n_frames", 1)
+    if pillow_frames == 1:
+        return []   # Pillow reads it as one JPEG (an Ultra HDR file's MP index lists its gain map)
+    if pillow_frames != len(offsets):
+        raise SystemExit("%s: MP index lists %d images, Pillow n_frames %d" % (rel, len(offsets), pillow_frames))
+    rows, first = [], None
+    for k, offset in enumerate(offsets):
+        with tempfile.NamedTemporaryFile(suffix=".jpg") as t:
+            t.write(data[offset:])
+            t.flush()
+            r = djpeg(Path(t.name))
+        if k == 0:
+            first = r.get("size")
+            continue
+        if r["status"] not in ("ok", "warning") or r["size"] != first:
+            raise SystemExit("%s: MPO image %d: %s %s" % (rel, k, r["status"], r.get("size")))
+        rows.append((rel, k, r["size"], r["sha"], "djpeg-mpo",
+                     "MPO image %d of %d at byte %d (MP Entry); Pillow n_frames %d" % (k + 1, len(offsets), offset,
+                                                                                      pillow_frames)))
+    return rows
+
+
 def frame_manifest(files, base, out, title, generated=None, gen_prefix=""):
     """jpeg.tsv / fixtures-jpeg.tsv -> {rel: djpeg result}. `generated`: the corpus md5 list
     (keys relative to base/gen_prefix) to cross-check against."""
@@ -377,12 +444,14 @@ def frame_manifest(files, base, out, title, generated=None, gen_prefix=""):
             note.append("djpeg exit 2: " + r["msg"])
             warned.append("%s: %s" % (rel, r["msg"]))
         rows.append((rel, 0, r["size"], r["sha"], reference, "; ".join(note) or "-"))
+        rows.extend(mpo_rows(f, rel))
     n_err = len(errors)
     header = [
         title,
         "Reference: %s: `djpeg %s FILE` (ISLOW IDCT, fancy upsampling)," % (djpeg_version(), " ".join(DJPEG_ARGS)),
         "  its P5/P6 output made canonical: RGBA8, grey -> R=G=B, alpha 255, SHA-256. No ICC or EXIF",
-        "  orientation applied. One frame (0) per file; for an MPO, its first image.",
+        "  orientation applied. One frame (0) per file; for an MPO, one per image of its MP index",
+        "  (`djpeg-mpo` rows: djpeg of the image cut at its MP Entry offset; counts equal Pillow's n_frames).",
         "Columns reference and note: `djpeg` = exit 0; `djpeg-warning` = exit 2 (libjpeg-turbo warned, filled",
         "  what was missing or skipped what was extra, and wrote the whole image: that image is the reference;",
         "  the note has the warning); `djpeg-cmyk` = 4 components (CMYK or YCCK).",

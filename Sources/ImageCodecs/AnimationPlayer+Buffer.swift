@@ -3,7 +3,7 @@ extension AnimationPlayer {
     /// Decoded frames by index, and the bytes they hold.
     struct FrameBuffer {
         /// The bytes the buffered frames may hold; one frame is held whatever the budget.
-        let budget: Int
+        var budget: Int
         private(set) var images: [Int: DecodedImage] = [:]
         private(set) var bytes = 0
         private(set) var peakBytes = 0

@@ -57,7 +57,9 @@ extension AnimationPlayer {
 extension AnimationPlayer.PlaybackState {
     /// Walks the playhead to the frame due at `now` (microseconds); returns whether it moved.
     ///
-    /// Frames passed over without being shown are dropped. The walk stops at a frame whose data
+    /// Frames passed over without being shown are dropped; with ``skipsLateFrames`` off, the
+    /// walk stops at the first frame not shown yet instead, and one that is late (not decoded
+    /// yet, or reached after its time was over) starts its display when it goes up. The walk stops at a frame whose data
     /// has not arrived: the timeline pauses there until the frame is buffered, and that frame's
     /// display begins at the time it is first found ready.
     mutating func advance(to now: Int) -> Bool {
@@ -70,6 +72,15 @@ extension AnimationPlayer.PlaybackState {
                       buffer.images[index] != nil || timeline.failed.contains(index) else { break walk }
                 playhead = .init(index: index, loop: loop, start: now, isResolved: false, isPaused: false)
                 continue
+            }
+            if !skipsLateFrames, !playhead.isResolved {
+                // YYAnimatedImageView: a late frame is waited for, and shown for its whole
+                // duration from when it goes up; no frame is passed over. A frame on time keeps
+                // its place on the schedule.
+                let index = playhead.index
+                let notReady = buffer.images[index] == nil && !timeline.failed.contains(index)
+                if notReady || now >= playhead.start + timeline.durations[index] { playhead.start = now }
+                break walk
             }
             let end = playhead.start + timeline.durations[playhead.index]
             guard now >= end else { break walk }
@@ -90,7 +101,7 @@ extension AnimationPlayer.PlaybackState {
     /// Jumps over whole loops that `now` lies beyond, counting their frames as dropped, so that a
     /// far jump costs at most two loops of walking.
     private mutating func skipWholeLoops(to now: Int) {
-        guard !playhead.isPaused, playhead.index >= 0, timeline.isWhole else { return }
+        guard skipsLateFrames, !playhead.isPaused, playhead.index >= 0, timeline.isWhole else { return }
         let cycle = timeline.durations.reduce(0, +)
         var loops = (now - playhead.start) / cycle - 1
         if timeline.loopCount > 0 { loops = min(loops, timeline.loopCount - 1 - playhead.loop) }

@@ -46,6 +46,7 @@ public final class AnimationPlayer: Sendable {
 
     deinit {
         core.wake.stop()
+        core.state.withLock { $0.observers.values }.forEach { $0.finish() }
     }
 
     /// The frame to show `elapsed` after playback started, or nil before the first one is ready.
@@ -59,13 +60,16 @@ public final class AnimationPlayer: Sendable {
     /// leaves the playhead where it is.
     public func frame(at elapsed: Duration) -> (index: Int, image: DecodedImage)? {
         let now = Self.microseconds(elapsed)
-        let (shown, needsDecode) = core.state.withLock { s in
+        let (shown, needsDecode, changed) = core.state.withLock { s in
             let moved = s.advance(to: now)
             if moved { s.evictOutsideWindow() }
+            let before = s.framesShown
             s.resolveDueFrame()
-            return (s.shown, moved || s.awaitedFrame != nil)
+            let changed = s.framesShown != before ? Array(s.observers.values) : []
+            return (s.shown, moved || s.awaitedFrame != nil, changed)
         }
         if needsDecode { core.wake.wake() }
+        if let index = shown?.index { changed.forEach { $0.yield(index) } }
         return shown
     }
 
@@ -128,5 +132,10 @@ extension AnimationPlayer {
         var shown: (index: Int, image: DecodedImage)?
         var framesShown = 0
         var framesDropped = 0
+        /// Skip to the frame due when decoding falls behind (true), or wait for it (false).
+        var skipsLateFrames = true
+        /// The streams of ``AnimationPlayer/frameChanges``, by key.
+        var observers: [Int: AsyncStream<Int>.Continuation] = [:]
+        var nextObserver = 0
     }
 }

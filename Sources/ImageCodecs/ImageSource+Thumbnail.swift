@@ -10,20 +10,39 @@ extension ImageSource {
     public func thumbnail(at index: Int = 0, maxPixelSize: Int,
                           applyOrientation: Bool = true) throws(DecodingError) -> DecodedImage {
         guard maxPixelSize > 0 else { throw .invalidRequest("maxPixelSize must be positive") }
-        let orientation = applyOrientation ? (properties?.orientation ?? 1) : 1
-        let shrunk = try shrunkImage(at: index, maxPixelSize: maxPixelSize)
+        let props = try thumbnailProperties(at: index)
+        let size = StreamingResampler.fittedSize(width: props.width, height: props.height, maxPixelSize: maxPixelSize)
+        return try thumbnail(at: index, size: size, orientation: applyOrientation ? props.orientation : 1)
+    }
+
+    /// A thumbnail of frame `index` in a box and/or a byte budget, as SDWebImage's options ask
+    /// (``ThumbnailOptions``), decoded at its final size without holding the full-size image
+    /// where the decoder can shrink as it goes.
+    public func thumbnail(at index: Int = 0, options thumbnailOptions: ThumbnailOptions) throws(DecodingError) -> DecodedImage {
+        let props = try thumbnailProperties(at: index)
+        let orientation = thumbnailOptions.applyOrientation ? props.orientation : 1
+        let size = try thumbnailOptions.outputSize(width: props.width, height: props.height, orientation: orientation)
+        return try thumbnail(at: index, size: size, orientation: orientation)
+    }
+
+    private func thumbnailProperties(at index: Int) throws(DecodingError) -> ImageProperties {
+        guard properties(at: index) != nil, let props = properties else {
+            throw .invalidRequest("frame index out of range")
+        }
+        return props
+    }
+
+    private func thumbnail(at index: Int, size: (width: Int, height: Int),
+                           orientation: Int) throws(DecodingError) -> DecodedImage {
+        let shrunk = try shrunkImage(at: index, size: size)
         guard orientation != 1 else { return converted(shrunk) }
         let upright = Orientation.apply(orientation, to: shrunk.raster)
         let isComplete = shrunk.finalRowCount == shrunk.raster.height
         return converted(RenderedImage(raster: upright, finalRowCount: isComplete ? upright.height : 0))
     }
 
-    private func shrunkImage(at index: Int, maxPixelSize: Int) throws(DecodingError) -> RenderedImage {
-        guard properties(at: index) != nil, let props = properties else {
-            throw .invalidRequest("frame index out of range")
-        }
-        let size = StreamingResampler.fittedSize(width: props.width, height: props.height, maxPixelSize: maxPixelSize)
-        if size.width != props.width || size.height != props.height,
+    private func shrunkImage(at index: Int, size: (width: Int, height: Int)) throws(DecodingError) -> RenderedImage {
+        if let props = properties, size.width != props.width || size.height != props.height,
            let streamed = try streamingThumbnail(at: index, width: size.width, height: size.height) {
             return streamed
         }

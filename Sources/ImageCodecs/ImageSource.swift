@@ -24,6 +24,8 @@ public final class ImageSource: Sendable {
         /// A sticky error: the parser's, or the renderer's for a still image's pixels.
         var error: DecodingError?
         var unknownType = false
+        /// A format recognised but not decoded (``FormatSignatures``).
+        var namedFormat: ImageFormat?
         /// Bytes arrived for ``DecodingOptions/decodesImmediately`` that the renderer has not
         /// taken yet because another thread held it.
         var immediatePending = false
@@ -99,7 +101,18 @@ public final class ImageSource: Sendable {
             case .needMoreData:
                 return
             case .unknown:
-                s.unknownType = true
+                let named = s.input.withBytes(0..<CoderRegistry.sniffLength) {
+                    FormatSignatures.sniff($0, isFinal: s.input.isFinal)
+                }
+                switch named {
+                case .format(let format, let refusal):
+                    s.namedFormat = format
+                    s.error = refusal
+                case .needMoreData:
+                    break
+                case .noMatch:
+                    s.unknownType = true
+                }
                 return
             }
         }
@@ -141,8 +154,9 @@ public final class ImageSource: Sendable {
     /// The error that stopped decoding for good, if any.
     public var error: DecodingError? { state.withLock { $0.error ?? $0.parser?.error } }
 
-    /// The format, once the first bytes have been recognised.
-    public var format: ImageFormat? { state.withLock { $0.coder?.format } }
+    /// The format, once the first bytes have been recognised; also a format recognised but not
+    /// decoded (``ImageFormat/tiff`` for example), whose source is refused with `unsupported`.
+    public var format: ImageFormat? { state.withLock { $0.coder?.format ?? $0.namedFormat } }
 
     /// Frames known so far.
     public var count: Int { state.withLock { $0.parser?.frameCount ?? 0 } }

@@ -40,6 +40,12 @@ package struct JPEGContainer: FrameContainer {
     }
 
     private let options: DecodingOptions
+    /// Where the image's SOI is: 0, or an MPO's later image (``JPEGMultiPicture``).
+    let origin: Int
+    /// The MP index of the first image, when it lists more than one.
+    private(set) var multiPicture: JPEGMultiPicture?
+    /// An APP1 segment declared an Ultra HDR gain map (``JPEGMultiPicture/declaresGainMap(_:)``).
+    private(set) var declaresGainMap = false
     private(set) var frame: JPEGFrameHeader?
     private(set) var scans: [JPEGScan] = []
     private(set) var metadata = JPEGMetadata()
@@ -59,8 +65,9 @@ package struct JPEGContainer: FrameContainer {
     /// Counts the segments consumed; derived facts change only when it does.
     package private(set) var revision = 0
 
-    init(options: DecodingOptions) {
+    init(options: DecodingOptions, origin: Int = 0) {
         self.options = options
+        self.origin = origin
     }
 
     package var ended: Bool {
@@ -74,9 +81,9 @@ package struct JPEGContainer: FrameContainer {
         while true {
             switch state {
             case .start:
-                guard let a = input.u8(at: 0), let b = input.u8(at: 1) else { return }
+                guard let a = input.u8(at: origin), let b = input.u8(at: origin + 1) else { return }
                 guard a == 0xFF, b == JPEGMarker.soi else { throw .invalidData("JPEG does not start with SOI") }
-                position = 2
+                position = origin + 2
                 state = .marker
             case .marker:
                 guard let code = nextMarker(input) else { return }
@@ -134,6 +141,12 @@ package struct JPEGContainer: FrameContainer {
         }
         guard input.has(length + 2, at: position) else { return false }
         let payload = input.copy((position + 4)..<(position + 2 + length))
+        if code == JPEGMarker.app0 + 2, origin == 0, multiPicture == nil {
+            multiPicture = JPEGMultiPicture(payload, payloadStart: position + 4)
+        }
+        if code == JPEGMarker.app0 + 1, origin == 0, !declaresGainMap {
+            declaresGainMap = JPEGMultiPicture.declaresGainMap(payload)
+        }
         position += 2 + length
         try handle(code, payload)
         if code == JPEGMarker.sos { state = .scanData }

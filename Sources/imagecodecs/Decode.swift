@@ -7,7 +7,8 @@ import Darwin
 import ImageCodecs
 import PNGCodec
 
-/// `imagecodecs decode FILE -o OUT.png|OUT.pam [--frame N] [--max-pixel-size N] [--apply-orientation] [--srgb]`.
+/// `imagecodecs decode FILE -o OUT.png|OUT.pam [--frame N] [--max-pixel-size N] [--apply-orientation] [--srgb]
+/// [--size WxH [--stretch]]`.
 struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Decode one frame to a PNG or PAM file.")
 
@@ -17,6 +18,8 @@ struct Decode: ParsableCommand {
     @Option(help: "Shrink so that the longer side is at most N pixels.") var maxPixelSize: Int?
     @Flag(help: "Turn the image upright by its EXIF orientation.") var applyOrientation = false
     @Flag(help: "Convert to sRGB through the file's ICC profile, PNG cICP or cHRM/gAMA.") var srgb = false
+    @Option(help: "Shrink to fit a WxH box, keeping the aspect ratio (never enlarged).") var size: String?
+    @Flag(help: "With --size: shrink to exactly WxH, not keeping the aspect ratio.") var stretch = false
 
     func validate() throws {
         guard output.hasSuffix(".png") || output.hasSuffix(".pam") else {
@@ -24,6 +27,9 @@ struct Decode: ParsableCommand {
         }
         guard frame >= 0 else { throw ValidationError("--frame must not be negative") }
         if let maxPixelSize, maxPixelSize <= 0 { throw ValidationError("--max-pixel-size must be positive") }
+        if size != nil, maxPixelSize != nil { throw ValidationError("--size and --max-pixel-size exclude each other") }
+        if stretch, size == nil { throw ValidationError("--stretch needs --size") }
+        if let size, Self.box(size) == nil { throw ValidationError("--size must be WxH with positive W and H") }
     }
 
     func run() throws {
@@ -40,7 +46,10 @@ struct Decode: ParsableCommand {
         }
         let image: DecodedImage
         do {
-            if let maxPixelSize {
+            if let size, let box = Self.box(size) {
+                image = try source.thumbnail(at: frame, options: ThumbnailOptions(
+                    thumbnailPixelSize: box, preserveAspectRatio: !stretch, applyOrientation: applyOrientation))
+            } else if let maxPixelSize {
                 image = try source.thumbnail(at: frame, maxPixelSize: maxPixelSize, applyOrientation: applyOrientation)
             } else {
                 let full = try source.image(at: frame)
@@ -67,6 +76,13 @@ struct Decode: ParsableCommand {
             throw CLIExit(status: ExitStatus.invalid)
         }
         try finish(source)
+    }
+
+    /// The box of `--size WxH`, or nil when it is not two positive integers.
+    static func box(_ text: String) -> ThumbnailOptions.PixelSize? {
+        let sides = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard sides.count == 2, let w = Int(sides[0]), let h = Int(sides[1]), w > 0, h > 0 else { return nil }
+        return ThumbnailOptions.PixelSize(width: w, height: h)
     }
 
     /// A PNG streamed to the file as it is compressed (no copy of the compressed image is held),
