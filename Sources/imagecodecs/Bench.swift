@@ -4,7 +4,7 @@ import ImageCodecs
 /// `imagecodecs bench FILE [--iterations N]`: decodes every frame in process N times and
 /// reports the best time; the last line is the megapixels per second.
 struct Bench: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Time in-process decoding.")
+    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Time in-process decoding.")
 
     @Argument(help: "The image file.") var file: String
     @Option(help: "Decodes to time; the best counts.") var iterations = 10

@@ -10,7 +10,7 @@ import PNGCodec
 /// `imagecodecs decode FILE -o OUT.png|OUT.pam [--frame N] [--max-pixel-size N] [--apply-orientation] [--srgb]
 /// [--size WxH [--stretch]]`.
 struct Decode: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Decode one frame to a PNG or PAM file.")
+    static let configuration = CommandConfiguration(commandName: "decode", abstract: "Decode one frame to a PNG or PAM file.")
 
     @Argument(help: "The image file.") var file: String
     @Option(name: .short, help: "Output file, .png or .pam.") var output: String

@@ -9,7 +9,7 @@ import ImageCodecs
 /// `imagecodecs encode IN -o OUT [flags]`: writes IN (any file the library decodes, all its
 /// frames, or PNM/PAM) in OUT's format, streaming to the file; prints "FORMAT WxH FRAMES BYTES".
 struct Encode: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Encode an image or animation (PNG, APNG; GIF, JPEG, WebP when built).")
+    static let configuration = CommandConfiguration(commandName: "encode", abstract: "Encode an image or animation (PNG, APNG; GIF, JPEG, WebP when built).")
 
     @Argument(help: "The input: an image file or PNM/PAM (P5, P6, P7).") var input: String
     @Option(name: .short, help: "The output file.") var output: String

@@ -12,7 +12,7 @@ import ImageCodecs
 /// later chunk breaks the animation, ``ImageProperties/showsStaticFallback``) are forgotten and
 /// the frames the file ends with are hashed, so the output always ends with `hash`'s.
 struct Feed: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Decode incrementally, N bytes per update.")
+    static let configuration = CommandConfiguration(commandName: "feed", abstract: "Decode incrementally, N bytes per update.")
 
     @Argument(help: "The image file.") var file: String
     @Option(help: "Bytes per update.") var chunk: Int

@@ -3,7 +3,7 @@ import ImageCodecs
 
 /// `imagecodecs hash FILE`: one line per frame, "INDEX WxH SHA256" (the canonical hash).
 struct Hash: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the canonical hash of every frame.")
+    static let configuration = CommandConfiguration(commandName: "hash", abstract: "Print the canonical hash of every frame.")
 
     @Argument(help: "The image file.") var file: String
 

@@ -3,7 +3,7 @@ import ImageCodecs
 
 /// `imagecodecs info FILE [--json]`: what the file says about itself.
 struct Info: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the image's format, size, frames and metadata.")
+    static let configuration = CommandConfiguration(commandName: "info", abstract: "Print the image's format, size, frames and metadata.")
 
     @Argument(help: "The image file.") var file: String
     @Flag(help: "Print one JSON object.") var json = false

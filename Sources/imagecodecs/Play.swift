@@ -12,6 +12,7 @@ import CMalloc
 /// then "shown N dropped D peak-buffer BYTES".
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Play an animation in real time on AnimationPlayer.",
         discussion: """
             Prints "TIME_MS INDEX" each time a frame goes up (TIME_MS: wall-clock milliseconds \

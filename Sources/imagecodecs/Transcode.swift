@@ -11,7 +11,7 @@ import JPEGCodec
 /// [--rotate 90|180|270] [--flip h|v] [--transpose] [--transverse] [--trim] [--upright]`:
 /// lossless, byte for byte as `jpegtran` with the same switches.
 struct Transcode: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Transform a JPEG losslessly, as jpegtran does.")
+    static let configuration = CommandConfiguration(commandName: "transcode", abstract: "Transform a JPEG losslessly, as jpegtran does.")
 
     @Argument(help: "The JPEG file.") var file: String
     @Option(name: .short, help: "Output JPEG file.") var output: String
