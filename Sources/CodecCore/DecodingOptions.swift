@@ -31,6 +31,12 @@ public struct DecodingOptions: Sendable, Equatable {
     /// ``ColorSpace/sRGB`` (converted through the ICC profile, PNG `cICP` or `cHRM`/`gAMA`;
     /// SPEC-NOTES.md, "Colour management"). Images, thumbnails and player frames alike.
     public var colorSpace: ColorSpace = .original
+    /// The most threads one image's decode may use, the caller's included: 1 decodes on the
+    /// caller's thread alone. The default is the processors online, at most 8. The other threads
+    /// come from one pool shared by every decode and encode of the process (at most one fewer than
+    /// the processors), so decodes running at once share them instead of oversubscribing the
+    /// machine. Pixels are identical for every value; values below 1 count as 1.
+    public var maxThreads = ProcessorCount.online(cappedAt: 8)
 
     public init() {}
 }

@@ -6,9 +6,10 @@ import Musl
 import Darwin
 #endif
 
-/// The second stage of a two-stage pipeline on a thread of its own (``DetachedThread``, never
-/// Swift concurrency's cooperative pool): the caller fills jobs and submits them; the stage's
-/// thread processes them one by one in the order submitted and hands each back for re-use.
+/// The second stage of a two-stage pipeline on a thread of ``WorkerPool/shared`` (never Swift
+/// concurrency's cooperative pool): the caller fills jobs and submits them; the stage's thread
+/// processes them one by one in the order submitted and hands each back for re-use. The thread
+/// goes back to the pool after ``finish()`` or ``close()``, one of which the owner must call.
 /// The jobs given at creation are all there are, so the hand-off is bounded: ``acquire()``
 /// waits while every job is submitted and not yet processed.
 ///
@@ -28,9 +29,9 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
     private var closed = false
     private var exited = false
 
-    /// Starts the thread; nil when the system refuses to make one (the caller then does the
-    /// work itself). `process` runs on the stage's thread only.
-    package init?(jobs: [Job], process: @escaping @Sendable (inout Job) -> Void) {
+    /// Starts the stage on a thread of `pool`; nil when the pool has none free (the caller then
+    /// does the work itself). `process` runs on the stage's thread only.
+    package init?(jobs: [Job], pool: WorkerPool = .shared, process: @escaping @Sendable (inout Job) -> Void) {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -38,7 +39,7 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
         condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)
         free = jobs
-        guard DetachedThread.start({ [self] in run(process) }) else { return nil }
+        guard pool.tryStart({ [self] in run(process) }) else { return nil }
     }
 
     deinit {

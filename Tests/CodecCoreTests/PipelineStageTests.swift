@@ -2,7 +2,8 @@
 import Testing
 
 /// The pipeline stage processes every submitted job once, in order, on its thread, with no
-/// more jobs in flight than it was given.
+/// more jobs in flight than it was given. Each test has a pool of its own (tests run at once,
+/// and the shared pool may be busy).
 struct PipelineStageTests {
     struct Job: Sendable {
         let id: Int
@@ -12,7 +13,7 @@ struct PipelineStageTests {
     @Test func jobsAreProcessedInOrder() throws {
         let seen = Locked<[Int]>([])
         let ids = Locked<Set<Int>>([])
-        let stage = try #require(PipelineStage(jobs: (0..<3).map { Job(id: $0) }) { job in
+        let stage = try #require(PipelineStage(jobs: (0..<3).map { Job(id: $0) }, pool: WorkerPool(capacity: 1)) { job in
             seen.withLock { $0.append(job.value) }
             ids.withLock { _ = $0.insert(job.id) }
             job.value = -1
@@ -30,7 +31,7 @@ struct PipelineStageTests {
     }
 
     @Test func closeEndsTheThread() throws {
-        let stage = try #require(PipelineStage(jobs: [Job(id: 0)]) { _ in })
+        let stage = try #require(PipelineStage(jobs: [Job(id: 0)], pool: WorkerPool(capacity: 1)) { _ in })
         if let job = stage.acquire() { stage.submit(job) }
         stage.close()
         #expect(stage.acquire() == nil)

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few real threads that every decode and encode of the process shares (``shared``), so that
+/// many images at once never run more threads than the machine has cores.
+///
+/// Threads are made when first needed (``DetachedThread``, never Swift concurrency's cooperative
+/// pool, which must not block) and then wait for work. Work is offered, never queued: when every
+/// thread is busy, ``tryStart(_:)`` says no and the caller does the work itself, so an image
+/// decoded while the pool is busy runs on fewer threads but never waits for another image's, and
+/// no nesting of offers can deadlock. `maxThreads` (``DecodingOptions/maxThreads``,
+/// ``EncodingOptions/maxThreads``) bounds how many threads one image asks for.
+package final class WorkerPool: @unchecked Sendable {
+    /// The process's pool: one thread fewer than the processors online (the caller's thread is
+    /// the other), at least one, at most 15.
+    package static let shared = WorkerPool(capacity: max(ProcessorCount.online(cappedAt: 16) - 1, 1))
+
+    /// The most threads the pool makes.
+    package let capacity: Int
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// Work handed over and not yet picked up by a thread, oldest first.
+    private var handedOver: [Work] = []
+    /// Threads waiting for work.
+    private var waiting = 0
+    private var started = 0
+
+    package init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Runs `body` on one of the pool's threads; false when all are busy (or the system refuses
+    /// a new one): the caller then does the work itself.
+    package func tryStart(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let work = Work(body)
+        pthread_mutex_lock(mutex)
+        if waiting > handedOver.count {
+            handedOver.append(work)
+            pthread_cond_signal(condition)
+            pthread_mutex_unlock(mutex)
+            return true
+        }
+        guard started < capacity else {
+            pthread_mutex_unlock(mutex)
+            return false
+        }
+        started += 1
+        handedOver.append(work)
+        pthread_mutex_unlock(mutex)
+        if DetachedThread.start({ [self] in serve() }) { return true }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        started -= 1
+        // Another thread may have picked the work up meanwhile; then it runs.
+        guard let index = handedOver.firstIndex(where: { $0 === work }) else { return true }
+        handedOver.remove(at: index)
+        return false
+    }
+
+    /// A thread's life: whatever is handed over, oldest first. Each piece of work is let go
+    /// before waiting for the next (so that what it holds is not kept alive).
+    private func serve() {
+        while true { waitForWork().body() }
+    }
+
+    private func waitForWork() -> Work {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        waiting += 1
+        while handedOver.isEmpty { pthread_cond_wait(condition, mutex) }
+        waiting -= 1
+        return handedOver.removeFirst()
+    }
+
+    private final class Work: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+}
