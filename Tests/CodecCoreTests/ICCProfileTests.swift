@@ -160,3 +160,41 @@ struct ColorMatrixKernelTests {
         #expect(worst <= 1)
     }
 }
+
+/// The matrix kernel's reach: out-of-gamut sums land on the ends of its encoding table, and a
+/// matrix reaching beyond ``ColorMatrixKernel/maximumSpan`` is refused, not wrapped.
+struct ColorMatrixKernelReachTests {
+    /// Wide Gamut RGB primaries (far outside sRGB: sums well below 0 and above 1).
+    static let wide = ICCMath.rgbToXYZ(white: (0.3457, 0.3585), red: (0.7347, 0.2653), green: (0.1152, 0.8264), blue: (0.1566, 0.0177))
+
+    @Test func outOfGamutColoursClipToTheEnds() throws {
+        let toXYZ = try #require(Self.wide)
+        let transform = try #require(ColorTransform(curves: [.gamma(2.2), .gamma(2.2), .gamma(2.2)], toXYZ: toXYZ))
+        let toSRGB = try #require(ICCMath.sRGBToXYZ.inverted)
+        var rng = SplitMix(seed: 11)
+        let corners: [UInt8] = [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 0, 9]
+        let source = corners + (0..<4096 * 4).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let count = source.count / 4
+        let converted = transform.converted(Raster(width: count, height: 1, bytesPerPixel: 4, pixels: source))
+        var worst = 0, clipped = 0
+        for i in stride(from: 0, to: source.count, by: 4) {
+            let linear = (0..<3).map { ICCMath.pow(Double(source[i + $0]) / 255, 2.2) }
+            let rgb = toSRGB * (toXYZ * Vector3(linear[0], linear[1], linear[2]))
+            for (c, v) in [rgb.x, rgb.y, rgb.z].enumerated() {
+                if v < 0 || v > 1 { clipped += 1 }
+                let exact = Int((ICCMath.sRGBEncode(min(max(v, 0), 1)) * 255).rounded())
+                worst = max(worst, abs(exact - Int(converted.pixels[i + c])))
+            }
+            #expect(converted.pixels[i + 3] == source[i + 3])
+        }
+        #expect(clipped > 100)
+        #expect(worst <= 1)
+    }
+
+    @Test func aMatrixReachingTooFarIsRefused() {
+        let far = Matrix3(rows: [40, 0, 0], [0, 1, 0], [0, 0, 1])
+        #expect(ColorTransform(curves: [.identity, .identity, .identity], toXYZ: far) == nil)
+        let negative = Matrix3(rows: [1, -40, 0], [0, 1, 0], [0, 0, 1])
+        #expect(ColorTransform(curves: [.identity, .identity, .identity], toXYZ: negative) == nil)
+    }
+}

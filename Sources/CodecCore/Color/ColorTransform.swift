@@ -25,16 +25,21 @@ public final class ColorTransform: Sendable {
         let model = try ColorSourceModel(profile)
         let channels = profile.channelCount ?? 3
         let black = Self.blackPoint(model, channels: channels, isV4LUT: profile.majorVersion >= 4 && { if case .lut = model { true } else { false } }())
-        self.init(model: model, channels: channels, blackPoint: black)
+        try self.init(model: model, channels: channels, blackPoint: black)
     }
 
-    /// A transform from an RGB matrix/TRC model (PNG cICP, cHRM + gAMA).
-    convenience init(curves: [ICCCurve], toXYZ: Matrix3) {
+    /// A transform from an RGB matrix/TRC model (PNG cICP, cHRM + gAMA); nil when its matrix
+    /// reaches too far (``ColorMatrixKernel/maximumSpan``).
+    convenience init?(curves: [ICCCurve], toXYZ: Matrix3) {
         let model = ColorSourceModel.matrixTRC(curves, toXYZ)
-        self.init(model: model, channels: 3, blackPoint: Self.blackPoint(model, channels: 3, isV4LUT: false))
+        do {
+            try self.init(model: model, channels: 3, blackPoint: Self.blackPoint(model, channels: 3, isV4LUT: false))
+        } catch {
+            return nil
+        }
     }
 
-    private init(model: ColorSourceModel, channels: Int, blackPoint: Vector3) {
+    private init(model: ColorSourceModel, channels: Int, blackPoint: Vector3) throws(DecodingError) {
         inputChannelCount = channels
         let toSRGB = ICCMath.sRGBToXYZ.inverted ?? ICCMath.sRGBToXYZ
         let compensation = Self.compensation(blackPoint)
@@ -49,7 +54,10 @@ public final class ColorTransform: Sendable {
         case .matrixTRC(let curves, let m):
             let s = compensation.scale
             let scaled = toSRGB * Matrix3(rows: [s.x, 0, 0], [0, s.y, 0], [0, 0, s.z]) * m
-            kernel = .matrix(ColorMatrixKernel(curves: curves, matrix: scaled, offset: toSRGB * compensation.offset))
+            guard let matrix = ColorMatrixKernel(curves: curves, matrix: scaled, offset: toSRGB * compensation.offset) else {
+                throw .invalidData("ICC: the colorant matrix reaches beyond eight times white")
+            }
+            kernel = .matrix(matrix)
         default:
             if channels == 1 {
                 kernel = .curves(ColorCurveKernel { x in linear([x]) })
