@@ -33,7 +33,7 @@ package struct AnimationCompositor: Sendable {
         self.width = width
         self.height = height
         self.overRule = overRule
-        canvas = [UInt8](repeating: 0, count: width * height * 4)
+        canvas = PixelStorage.make(count: width * height * 4, zeroed: true)
     }
 
     /// Applies the previous frame's disposal, then draws `frame` (an RGBA8 raster the size

@@ -84,7 +84,7 @@ public struct Raster: Sendable, Equatable {
     /// A raster of transparent black pixels; the caller has checked the size against ``Limits``.
     public init(width: Int, height: Int, bytesPerPixel: Int) {
         self.init(width: width, height: height, bytesPerPixel: bytesPerPixel,
-                  pixels: [UInt8](repeating: 0, count: width * height * bytesPerPixel))
+                  pixels: PixelStorage.make(count: width * height * bytesPerPixel, zeroed: true))
     }
 
     public var bytesPerRow: Int { width * bytesPerPixel }

@@ -8,7 +8,7 @@ package enum Orientation {
         let w = image.width, h = image.height, bpp = image.bytesPerPixel
         let swaps = orientation >= 5
         let outW = swaps ? h : w, outH = swaps ? w : h
-        var out = [UInt8](repeating: 0, count: image.pixels.count)
+        var out = PixelStorage.make(count: image.pixels.count, zeroed: true)
         image.pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<h {

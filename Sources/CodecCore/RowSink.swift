@@ -36,12 +36,8 @@ package struct RowSink: Sendable {
         self.bytesPerPixel = bytesPerPixel
         origin = (0, 0)
         let count = width * height * bytesPerPixel
-        if uninitialized {
-            pixels = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
-            unwrittenRowsEnd = height
-        } else {
-            pixels = [UInt8](repeating: 0, count: count)
-        }
+        pixels = PixelStorage.make(count: count, zeroed: !uninitialized)
+        if uninitialized { unwrittenRowsEnd = height }
     }
 
     /// A sink shrinking a `width × height` frame (RGBA8) into `thumbnail`, the frame's top-left
