@@ -29,11 +29,9 @@ public struct JPEGTranscodeOptions: Sendable, Equatable {
 /// (JFIF APP0 for grayscale and YCbCr, Adobe APP14 for RGB, CMYK and YCCK), the copied
 /// markers, and Annex K Huffman tables, optimized ones, or the default progressive script.
 public enum JPEGTranscoder {
-    /// The file `bytes` (a complete JPEG) transformed as `options` say. Throws what decoding the
-    /// source throws (`DecodingError/Kind/invalidData`, `DecodingError/Kind/unsupported`,
-    /// `DecodingError/Kind/truncated`, `DecodingError/Kind/limitExceeded`), and
-    /// `DecodingError/Kind/invalidRequest` for `upright` with another transform or an output side
-    /// above 65535.
+    /// The file `bytes` (a complete JPEG) transformed as `options` say. Throws the `DecodingError`
+    /// that reading the source meets (`invalidData`, `unsupported`, `truncated`, `limitExceeded`),
+    /// and `invalidRequest` for `upright` with another transform, or an output side above 65535.
     public static func transcode(_ bytes: [UInt8], options: JPEGTranscodeOptions = .init()) throws(DecodingError) -> [UInt8] {
         guard !options.upright || options.transform == .none else {
             throw .invalidRequest("JPEG upright transcoding takes no other transform")
