@@ -5,11 +5,17 @@
 /// partial: rows `0..<finalRowCount` hold their final values, the rest hold what is known so
 /// far (a coarser interlace pass, or transparent black where nothing has arrived).
 public struct DecodedImage: Sendable, Equatable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// The layout of each pixel: sample order and bits per sample.
     public let pixelFormat: PixelFormat
+    /// Whether the colour samples are multiplied by alpha (``DecodingOptions/premultipliedAlpha``).
     public let isPremultiplied: Bool
+    /// Bytes from the start of one row to the start of the next: `width × pixelFormat.bytesPerPixel`.
     public let bytesPerRow: Int
+    /// The pixel bytes, `height × bytesPerRow` of them; 16-bit samples are in native byte order.
     public let pixels: [UInt8]
     /// Rows from the top whose values are final.
     public let finalRowCount: Int
@@ -17,6 +23,8 @@ public struct DecodedImage: Sendable, Equatable {
     /// Whether every row is final.
     public var isComplete: Bool { finalRowCount == height }
 
+    /// An image of the given pixels, which must hold `height` rows of `width × pixelFormat.bytesPerPixel`
+    /// bytes; ``bytesPerRow`` is computed from the width and format.
     public init(width: Int, height: Int, pixelFormat: PixelFormat, isPremultiplied: Bool,
                 pixels: [UInt8], finalRowCount: Int) {
         self.width = width
@@ -69,11 +77,16 @@ public struct DecodedImage: Sendable, Equatable {
 /// A plain pixel raster in the decoders' working format: RGBA, straight alpha, 4 bytes per
 /// pixel (8-bit samples) or 8 bytes per pixel (16-bit samples, native byte order).
 public struct Raster: Sendable, Equatable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// 4 for 8-bit samples, 8 for 16-bit samples.
     public var bytesPerPixel: Int
+    /// The pixel bytes, rows top to bottom without padding.
     public var pixels: [UInt8]
 
+    /// A raster over `pixels`, which hold `width × height × bytesPerPixel` bytes.
     public init(width: Int, height: Int, bytesPerPixel: Int, pixels: [UInt8]) {
         self.width = width
         self.height = height
@@ -87,5 +100,6 @@ public struct Raster: Sendable, Equatable {
                   pixels: PixelStorage.make(count: width * height * bytesPerPixel, zeroed: true))
     }
 
+    /// Bytes of one row.
     public var bytesPerRow: Int { width * bytesPerPixel }
 }

@@ -18,25 +18,34 @@ public struct DecodingError: Error, Sendable, Equatable, CustomStringConvertible
         case invalidRequest
     }
 
+    /// The category of the failure: what a caller matches on.
     public let kind: Kind
     /// The rule that was broken, in the spec's words.
     public let detail: StaticString
 
+    /// An error of `kind`, naming the broken rule in `detail`.
     public init(_ kind: Kind, _ detail: StaticString) {
         self.kind = kind
         self.detail = detail
     }
 
+    /// The bytes break the format's rules: `detail` names the rule.
     public static func invalidData(_ detail: StaticString) -> DecodingError { .init(.invalidData, detail) }
+    /// The bytes use a feature, or are in a format, that this library does not decode.
     public static func unsupported(_ detail: StaticString) -> DecodingError { .init(.unsupported, detail) }
+    /// Decoding would exceed one of the ``Limits``: `detail` names which.
     public static func limitExceeded(_ detail: StaticString) -> DecodingError { .init(.limitExceeded, detail) }
+    /// The input is final and ends before the data `detail` names.
     public static func truncated(_ detail: StaticString) -> DecodingError { .init(.truncated, detail) }
+    /// The caller asked for something out of range (a frame index, a thumbnail size of 0).
     public static func invalidRequest(_ detail: StaticString) -> DecodingError { .init(.invalidRequest, detail) }
 
+    /// Two errors are equal when their kinds and details are.
     public static func == (lhs: DecodingError, rhs: DecodingError) -> Bool {
         lhs.kind == rhs.kind && lhs.detail.description == rhs.detail.description
     }
 
+    /// `kind: detail`, as the command-line tool prints it after `error:`.
     public var description: String { "\(kind.rawValue): \(detail)" }
 }
 

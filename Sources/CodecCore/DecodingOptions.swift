@@ -14,6 +14,7 @@ public enum PixelFormat: Sendable, Equatable {
 
 /// Options that shape decoding, shared by every codec.
 public struct DecodingOptions: Sendable, Equatable {
+    /// The resource limits decoding stays within; the defaults suit untrusted input.
     public var limits = Limits()
     /// Byte order of 8-bit output (``PixelFormat/rgba8`` or ``PixelFormat/bgra8``).
     public var byteOrder: PixelFormat = .rgba8
@@ -38,5 +39,7 @@ public struct DecodingOptions: Sendable, Equatable {
     /// machine. Pixels are identical for every value; values below 1 count as 1.
     public var maxThreads = ProcessorCount.online(cappedAt: 8)
 
+    /// The defaults: RGBA8, straight alpha, 8-bit output, the file's colour space, pixels decoded on
+    /// request, default ``Limits``.
     public init() {}
 }

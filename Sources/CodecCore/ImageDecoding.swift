@@ -8,7 +8,7 @@
 ///
 /// Errors in the container or in a still image's pixels are sticky: the decoder keeps them in
 /// ``error`` and every later call throws them. An error confined to one animation frame's pixels
-/// is thrown by ``image(at:input:)`` for that frame (and the frames composed on it) only, so that
+/// is thrown by ``rendered(at:input:)`` for that frame (and the frames composed on it) only, so that
 /// whether a frame was decoded early, as bytes arrived, cannot change how the file ends.
 /// A decoder is not thread-safe; ``ImageSource`` serialises access to it.
 public protocol ImageDecoding: AnyObject {
@@ -41,9 +41,12 @@ public protocol ImageDecoding: AnyObject {
 /// Pixels as a decoder renders them, before they are converted to the caller's layout: a
 /// straight-alpha RGBA raster, and the rows from its top that are final.
 public struct RenderedImage: Sendable, Equatable {
+    /// The pixels: straight-alpha RGBA, 8 or 16 bits a sample.
     public var raster: Raster
+    /// Rows from the top whose values are final; the rest are partial.
     public var finalRowCount: Int
 
+    /// A rendering whose first `finalRowCount` rows are final.
     public init(raster: Raster, finalRowCount: Int) {
         self.raster = raster
         self.finalRowCount = finalRowCount

@@ -1,7 +1,8 @@
 /// What a decoder knows about the whole image once its header is read.
 public struct ImageProperties: Sendable, Equatable {
-    /// Canvas size.
+    /// Canvas width in pixels (for an animation, the canvas every frame is composed on).
     public var width: Int
+    /// Canvas height in pixels.
     public var height: Int
     /// Bits per sample in the file (the largest, for mixed formats).
     public var bitDepth: Int
@@ -38,6 +39,8 @@ public struct ImageProperties: Sendable, Equatable {
     /// in the file's colour space. Empty when nothing was ignored.
     public var warnings: [String] = []
 
+    /// Properties of a still image with these facts; the rest keep their defaults (loop count 1,
+    /// orientation 1, no metadata). A plug-in decoder fills in what its header says.
     public init(width: Int, height: Int, bitDepth: Int, hasAlpha: Bool, isInterlaced: Bool) {
         self.width = width
         self.height = height
@@ -49,11 +52,15 @@ public struct ImageProperties: Sendable, Equatable {
 
 /// One textual metadata entry.
 public struct TextEntry: Sendable, Equatable {
+    /// The key: a PNG keyword, `Comment` for a GIF comment, `XML:com.adobe.xmp` for an XMP
+    /// packet (any format).
     public var keyword: String
+    /// The value, as Unicode text.
     public var text: String
     /// The language tag of an international entry (PNG iTXt), empty otherwise.
     public var languageTag: String = ""
 
+    /// An entry of `keyword` and `text`, with a language tag for international text.
     public init(keyword: String, text: String, languageTag: String = "") {
         self.keyword = keyword
         self.text = text
@@ -72,16 +79,21 @@ public struct ColorDescription: Sendable, Equatable {
     /// Coding-independent code points: primaries, transfer, matrix, full range (PNG cICP, ITU-T H.273).
     public var cicp: [Int]?
 
+    /// No colour description: every field nil.
     public init() {}
 }
 
 /// Physical pixel density (PNG pHYs).
 public struct PhysicalPixelDimensions: Sendable, Equatable {
+    /// Pixels per unit, horizontally.
     public var pixelsPerUnitX: Int
+    /// Pixels per unit, vertically.
     public var pixelsPerUnitY: Int
     /// True when the unit is the metre; false when only the aspect ratio is known.
     public var unitIsMetre: Bool
 
+    /// A density of `pixelsPerUnitX × pixelsPerUnitY` per metre, or only an aspect ratio when
+    /// `unitIsMetre` is false.
     public init(pixelsPerUnitX: Int, pixelsPerUnitY: Int, unitIsMetre: Bool) {
         self.pixelsPerUnitX = pixelsPerUnitX
         self.pixelsPerUnitY = pixelsPerUnitY
@@ -91,26 +103,38 @@ public struct PhysicalPixelDimensions: Sendable, Equatable {
 
 /// How a frame's area is treated once the frame has been shown (APNG dispose_op, GIF disposal).
 public enum Disposal: String, Sendable, Equatable {
+    /// `none` leaves the frame on the canvas; `background` clears its rectangle to transparent
+    /// black; `previous` restores the rectangle to what it was before the frame was drawn (on the
+    /// first frame it acts as `background`).
     case none, background, previous
 }
 
 /// How a frame's pixels combine with the canvas (APNG blend_op, WebP blending).
 public enum Blend: String, Sendable, Equatable {
+    /// `source` replaces the canvas pixels under the frame's rectangle with the frame's, alpha
+    /// included; `over` composites the frame onto them (Porter–Duff source-over, straight alpha).
     case source, over
 }
 
 /// What is known about one frame.
 public struct FrameProperties: Sendable, Equatable {
-    /// The frame's rectangle on the canvas, already clipped to it.
+    /// The left edge of the frame's rectangle on the canvas; the rectangle is already clipped
+    /// to the canvas.
     public var x: Int
+    /// The top edge of the frame's rectangle on the canvas.
     public var y: Int
+    /// The width of the frame's rectangle.
     public var width: Int
+    /// The height of the frame's rectangle.
     public var height: Int
     /// Display time in seconds, as the file says it.
     public var unclampedDuration: Double
+    /// What happens to the frame's rectangle before the next frame is drawn.
     public var disposal: Disposal
+    /// How the frame's pixels combine with the canvas under them.
     public var blend: Blend
 
+    /// A frame at (`x`, `y`) of `width × height` on the canvas, shown for `unclampedDuration` seconds.
     public init(x: Int, y: Int, width: Int, height: Int, unclampedDuration: Double,
                 disposal: Disposal, blend: Blend) {
         self.x = x

@@ -25,8 +25,10 @@ public struct InputBuffer: Sendable {
     /// Appends smaller than this are gathered into a tail segment of this capacity.
     public static let segmentCapacity = 1 << 16
 
+    /// An empty buffer, not final.
     public init() {}
 
+    /// A buffer holding `bytes`, final or not.
     public init(_ bytes: some Collection<UInt8>, isFinal: Bool) {
         append(bytes)
         self.isFinal = isFinal
@@ -56,6 +58,7 @@ public struct InputBuffer: Sendable {
         count += n
     }
 
+    /// Declares that no more bytes will come: short reads are truncation from now on.
     public mutating func markFinal() { isFinal = true }
 
     /// The segment holding `position`, which lies in `0..<count`.

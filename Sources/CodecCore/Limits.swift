@@ -10,7 +10,7 @@ public struct Limits: Sendable, Equatable {
     public var maxFrames: Int = 10_000
     /// Largest number of bytes a decoder may hold at once in the buffers that grow with the
     /// image, all together: canvas, output rasters, JPEG coefficients, WebP planes, thumbnail
-    /// resamplers (``FrameDriver``; SPEC-NOTES.md, "Limits").
+    /// resamplers (the frame driver's sum; SPEC-NOTES.md, "Limits").
     public var maxBytesHeld: Int = 1 << 30
     /// Largest size of the decompressed metadata items (ICC profile, text as UTF-8, EXIF), all
     /// together. Libpng's default for one ancillary chunk is 8,000,000 bytes
@@ -35,8 +35,10 @@ public struct Limits: Sendable, Equatable {
     /// `*_spectral_all.jpg`, a scan per coefficient) 64 times.
     public var maxJPEGBlockPasses: Int = 128
 
+    /// The default limits (the values each property lists).
     public init() {}
 
+    /// Limits with the values given and the defaults for the rest.
     public init(maxPixels: Int = 1 << 28, maxFrames: Int = 10_000, maxBytesHeld: Int = 1 << 30,
                 maxMetadataBytes: Int = 8 << 20, maxMetadataItems: Int = 1_000, maxJPEGScans: Int = 1_000,
                 maxJPEGBlockPasses: Int = 128, maxAnimationPixels: Int = 1 << 32) {

@@ -9,9 +9,13 @@
 /// animation canvas outside the first frame's rectangle). The result is the same whatever the
 /// order, and equal to ``resample(_:toWidth:height:)`` of the full image.
 public struct StreamingResampler: Sendable {
+    /// Width of the image being shrunk.
     public let inputWidth: Int
+    /// Height of the image being shrunk.
     public let inputHeight: Int
+    /// Width of the result, at most ``inputWidth``.
     public let outputWidth: Int
+    /// Height of the result, at most ``inputHeight``.
     public let outputHeight: Int
     /// Output column of each input column.
     private let columnMap: [Int32]

@@ -4,10 +4,13 @@
 /// it to ``ImageSource``. When several coders recognise a file, the one registered last wins;
 /// a format that is not enabled is never decoded, not even by another coder that recognises it.
 public struct CoderRegistry: Sendable {
+    /// The coders in the order they were registered; later ones win.
     public private(set) var coders: [any ImageCoder] = []
     /// Formats that may be decoded; nil enables all.
     public var enabledFormats: Set<ImageFormat>?
 
+    /// A registry of `coders` (the last wins), with every format enabled. Start from ``standard`` to
+    /// keep the built-in coders.
     public init(coders: [any ImageCoder] = []) {
         self.coders = coders
     }
@@ -32,8 +35,11 @@ public struct CoderRegistry: Sendable {
 
     /// What the registry makes of a file's first bytes.
     public enum Resolution {
+        /// This coder decodes the file.
         case coder(any ImageCoder)
+        /// Some coder may recognise the file once more bytes arrive.
         case needMoreData
+        /// No enabled coder decodes the file.
         case unknown
     }
 

@@ -6,7 +6,9 @@
 /// the file is written, one at a time, so transcoding an animation never holds all its frames.
 /// The encoder writes the file to the sink as it goes.
 public final class ImageDestination {
+    /// The format being written.
     public let format: ImageFormat
+    /// The options the file is written with, as validated when the destination was made.
     public let options: EncodingOptions
     private let coder: any ImageCoder
     private let supportsAnimation: Bool

@@ -4,14 +4,19 @@
 /// recognises and an ``ImageSource`` refuses by name (as `unsupported`, not as an unknown type)
 /// have names here too, with their MIME type, Uniform Type Identifier and file extensions.
 public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The format's identifier, lower case: `png`, `jpeg`, `jpeg2000`…
     public let rawValue: String
 
+    /// The format named `rawValue`: a built-in one, or a plug-in's own name.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// PNG, including APNG (an APNG is a PNG whose `count` is above 1, as in ImageIO).
     public static let png = ImageFormat(rawValue: "png")
+    /// GIF87a and GIF89a, stills and animations.
     public static let gif = ImageFormat(rawValue: "gif")
+    /// JPEG (JFIF, EXIF and Adobe files; MPO files as several frames).
     public static let jpeg = ImageFormat(rawValue: "jpeg")
+    /// WebP, lossy and lossless, stills and animations.
     public static let webp = ImageFormat(rawValue: "webp")
     /// TIFF 6.0 and BigTIFF. Recognised, not decoded.
     public static let tiff = ImageFormat(rawValue: "tiff")
@@ -38,6 +43,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// SVG (uncompressed XML). Recognised, not decoded.
     public static let svg = ImageFormat(rawValue: "svg")
 
+    /// The ``rawValue``.
     public var description: String { rawValue }
 
     /// The IANA media type, e.g. `image/png`; nil for a format this library does not know.

@@ -19,8 +19,10 @@ public enum SHA256 {
         private var pending: [UInt8] = []
         private var length: UInt64 = 0
 
+        /// A hasher that has seen no bytes.
         public init() {}
 
+        /// Hashes `bytes` after those given before; any split of a message gives the same digest.
         public mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
             length &+= UInt64(bytes.count)
             var start = 0
@@ -62,6 +64,7 @@ public enum SHA256 {
         return hasher.finalize()
     }
 
+    /// Lowercase hexadecimal of the digest of `message`.
     public static func hex(_ message: [UInt8]) -> String { hex(digest: digest(message)) }
 
     /// Lowercase hexadecimal of a digest.

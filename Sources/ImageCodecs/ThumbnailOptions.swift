@@ -12,8 +12,11 @@ import CodecCore
 public struct ThumbnailOptions: Sendable, Equatable {
     /// A width and a height in pixels.
     public struct PixelSize: Sendable, Equatable {
+        /// Width in pixels.
         public var width: Int
+        /// Height in pixels.
         public var height: Int
+        /// A size of `width × height` pixels.
         public init(width: Int, height: Int) {
             self.width = width
             self.height = height
@@ -32,6 +35,8 @@ public struct ThumbnailOptions: Sendable, Equatable {
     /// Turn the thumbnail upright by the EXIF orientation.
     public var applyOrientation = true
 
+    /// Options with a box, an aspect rule, a byte limit and orientation; the defaults give the image
+    /// at full size, upright.
     public init(thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true,
                 scaleDownLimitBytes: Int? = nil, applyOrientation: Bool = true) {
         self.thumbnailPixelSize = thumbnailPixelSize

@@ -2,7 +2,7 @@
 ///
 /// It follows what LittleCMS 2 does for `cmsCreateTransform(profile → built-in sRGB,
 /// INTENT_PERCEPTUAL, flags 0)` (Pillow's `ImageCms.profileToProfile` defaults):
-/// - the source model is chosen per ``ColorSourceModel`` (the perceptual `A2B0` table first);
+/// - the source model is chosen as `ColorSourceModel` says (the perceptual `A2B0` table first);
 /// - black point compensation is on, because LittleCMS turns it on for a version 4 output
 ///   profile (its sRGB) under the perceptual intent; it scales XYZ so that the source's
 ///   black point (the darkest colorant's neutral L*, or the fixed v4 perceptual black for a

@@ -1,13 +1,17 @@
 /// The whole file an encoder is about to write: every frame has this size.
 public struct EncodingCanvas: Sendable, Equatable {
+    /// Width of every frame, in pixels.
     public var width: Int
+    /// Height of every frame, in pixels.
     public var height: Int
     /// Frames that will be added, at least 1.
     public var frameCount: Int
     /// Times an animation plays; 0 = forever.
     public var loopCount: Int
+    /// What to write beside the pixels (orientation, ICC profile, EXIF, XMP, density).
     public var metadata: ImageMetadata
 
+    /// A canvas of `width × height` that `frameCount` frames will fill, looping `loopCount` times.
     public init(width: Int, height: Int, frameCount: Int, loopCount: Int = 0, metadata: ImageMetadata = .init()) {
         self.width = width
         self.height = height
@@ -24,7 +28,9 @@ public struct EncodingCanvas: Sendable, Equatable {
 /// more than once (an encoder may look at the whole frame before writing it), so a row provider
 /// must give the same row each time it is asked.
 public struct EncodingFrame {
+    /// Width in pixels: the canvas width.
     public let width: Int
+    /// Height in pixels: the canvas height.
     public let height: Int
     /// 4 (RGBA8) or 8 (RGBA16).
     public let bytesPerPixel: Int

@@ -1,10 +1,15 @@
 /// A straight-alpha 8-bit colour.
 public struct RGBA8: Sendable, Equatable, Hashable {
+    /// Red, 0…255.
     public var r: UInt8
+    /// Green, 0…255.
     public var g: UInt8
+    /// Blue, 0…255.
     public var b: UInt8
+    /// Alpha, 0 (transparent) … 255 (opaque).
     public var a: UInt8
 
+    /// A colour of these samples, opaque unless `a` says otherwise.
     public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
         self.r = r
         self.g = g
@@ -12,15 +17,20 @@ public struct RGBA8: Sendable, Equatable, Hashable {
         self.a = a
     }
 
+    /// Opaque white, the default ``EncodingOptions/backgroundColor``.
     public static let white = RGBA8(r: 255, g: 255, b: 255)
+    /// Opaque black.
     public static let black = RGBA8(r: 0, g: 0, b: 0)
 }
 
 /// JPEG sampling factors of the luma component (cjpeg's `-sample HxV`); chroma is 1×1.
 public struct SamplingFactors: Sendable, Equatable, Hashable {
+    /// Horizontal sampling factor, 1…4.
     public var horizontal: Int
+    /// Vertical sampling factor, 1…4.
     public var vertical: Int
 
+    /// Factors `horizontal × vertical`, cjpeg's `-sample HxV`; checked by ``EncodingOptions/validate()``.
     public init(horizontal: Int, vertical: Int) {
         self.horizontal = horizontal
         self.vertical = vertical
@@ -85,6 +95,8 @@ public struct EncodingOptions: Sendable, Equatable {
     /// Largest frame (``Limits/maxPixels``) and most frames (``Limits/maxFrames``) accepted.
     public var limits = Limits()
 
+    /// The defaults: quality 0.9, effort 5, no interlacing, loop as the source (or forever), white
+    /// background, no size limits, every frame, default ``Limits``.
     public init() {}
 
     /// Throws for a request out of range: quality or alpha quality outside 0…1 (or not a

@@ -22,5 +22,6 @@ public protocol ImageEncoding {
 }
 
 extension ImageEncoding {
+    /// False: an encoder is lossless unless it says otherwise.
     public var isLossy: Bool { false }
 }

@@ -15,6 +15,7 @@ public struct ImageMetadata: Sendable, Equatable {
     /// Pixel density (PNG pHYs, JPEG JFIF density).
     public var physicalPixelDimensions: PhysicalPixelDimensions?
 
+    /// Metadata with these fields; by default nothing is written.
     public init(orientation: Int = 1, iccProfile: [UInt8]? = nil, exif: [UInt8]? = nil,
                 xmp: [UInt8]? = nil, physicalPixelDimensions: PhysicalPixelDimensions? = nil) {
         self.orientation = orientation

@@ -4,12 +4,17 @@
 /// streaming encode keeps one row of MCUs) or the whole component. This is what the entropy
 /// encoders read, from the forward DCT or from a decoded file's coefficients (transcoding).
 public struct JPEGCoefficientPlane: Sendable {
+    /// Blocks in one block row, the dummy blocks that complete the last MCU column included.
     public let blocksPerRow: Int
+    /// Block rows the plane holds.
     public private(set) var blockRows: Int
     /// The image block row that row 0 of this plane holds.
     public var firstBlockRow: Int
+    /// The coefficients, 64 per block in natural (row-major) order, blocks in raster order.
     public var coefficients: [Int16]
 
+    /// A zeroed plane of `blockRows` rows of `blocksPerRow` blocks, its first row being image block
+    /// row `firstBlockRow`.
     public init(blocksPerRow: Int, blockRows: Int, firstBlockRow: Int = 0) {
         self.blocksPerRow = blocksPerRow
         self.blockRows = blockRows

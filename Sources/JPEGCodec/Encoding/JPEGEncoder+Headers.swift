@@ -10,6 +10,7 @@ public struct JPEGEncoderMetadata: Sendable, Equatable {
     /// The colour RGBA input is flattened on.
     public var background: (UInt8, UInt8, UInt8)
 
+    /// Metadata to write; by default none, and alpha flattened onto white.
     public init(exif: [UInt8]? = nil, icc: [UInt8]? = nil, xmp: [UInt8]? = nil,
                 background: (UInt8, UInt8, UInt8) = (255, 255, 255)) {
         self.exif = exif
@@ -18,6 +19,7 @@ public struct JPEGEncoderMetadata: Sendable, Equatable {
         self.background = background
     }
 
+    /// Equal when every field is (the background compared sample by sample).
     public static func == (a: Self, b: Self) -> Bool {
         a.exif == b.exif && a.icc == b.icc && a.xmp == b.xmp && a.background == b.background
     }

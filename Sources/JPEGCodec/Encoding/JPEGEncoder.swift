@@ -30,7 +30,7 @@ public struct JPEGEncoder {
 
     /// `components`: bytes per input pixel — 1 gray, 3 RGB, 4 RGBA (alpha flattened on
     /// `metadata.background`). `maxThreads` ≥ 2 lets a baseline encode with the standard
-    /// tables Huffman code on a second thread (``JPEGStreamingScan``); the bytes are the same.
+    /// tables Huffman code on a second thread (`JPEGStreamingScan`); the bytes are the same.
     public init(width: Int, height: Int, components: Int, settings: JPEGEncoderSettings = .init(),
                 metadata: JPEGEncoderMetadata = .init(), keepsTransform: Bool = false,
                 maxThreads: Int = 1) throws(JPEGEncoderError) {

@@ -5,7 +5,9 @@ import CodecCore
 public struct JPEGEncoderSettings: Sendable, Equatable {
     /// How often restart markers are written: cjpeg's `-restart N` (MCU rows) and `-restart NB` (MCUs).
     public enum Restart: Sendable, Equatable {
+        /// A restart marker every N rows of MCUs (`-restart N`).
         case rows(Int)
+        /// A restart marker every N MCUs (`-restart NB`).
         case mcus(Int)
     }
 
@@ -20,10 +22,12 @@ public struct JPEGEncoderSettings: Sendable, Equatable {
     public var optimizeHuffman: Bool
     /// libjpeg's default progressive scan script (cjpeg's `-progressive`).
     public var progressive: Bool
+    /// Restart markers (cjpeg's `-restart`); nil writes none.
     public var restart: Restart?
     /// Limit quantizers to 255 (cjpeg's `-baseline`); off, as cjpeg's `-quality` leaves it.
     public var forceBaseline: Bool
 
+    /// Settings with cjpeg's defaults for everything not given.
     public init(quality: Int = 75, lumaSampling: (horizontal: Int, vertical: Int)? = nil, grayscale: Bool = false,
                 optimizeHuffman: Bool = false, progressive: Bool = false, restart: Restart? = nil,
                 forceBaseline: Bool = false) {
@@ -36,6 +40,7 @@ public struct JPEGEncoderSettings: Sendable, Equatable {
         self.forceBaseline = forceBaseline
     }
 
+    /// Equal when every setting is (the sampling factors compared one by one).
     public static func == (a: Self, b: Self) -> Bool {
         a.quality == b.quality && a.lumaSampling?.horizontal == b.lumaSampling?.horizontal
             && a.lumaSampling?.vertical == b.lumaSampling?.vertical && a.grayscale == b.grayscale

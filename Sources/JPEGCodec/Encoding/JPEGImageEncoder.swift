@@ -1,17 +1,19 @@
 import CodecCore
 
-/// The JPEG encoder behind ``ImageEncoding``: one frame (RGBA8 or RGBA16, alpha flattened on
-/// ``EncodingOptions/backgroundColor``), rows handed to ``JPEGEncoder`` in bands as the frame
+/// The JPEG encoder behind `ImageEncoding`: one frame (RGBA8 or RGBA16, alpha flattened on
+/// `EncodingOptions.backgroundColor`), rows handed to ``JPEGEncoder`` in bands as the frame
 /// gives them, the file written to the sink as it is made. Options map to cjpeg's: quality × 100
 /// (clamped to 1…100 as libjpeg does), `chromaSubsampling` is `-sample`, `grayscale`,
 /// `optimizeCoding`, `progressive`, `restartInterval`. EXIF (with the orientation, as
-/// ``ImageMetadata/exifToWrite``) goes in APP1, XMP in a second APP1, an ICC profile in APP2 chunks.
+/// `ImageMetadata.exifToWrite`) goes in APP1, XMP in a second APP1, an ICC profile in APP2 chunks.
 ///
-/// With ``EncodingOptions/maxFileSize`` the DCT output is kept and the file is the one at the
+/// With `EncodingOptions.maxFileSize` the DCT output is kept and the file is the one at the
 /// highest quality that fits (``JPEGEncoder/finish(fitting:)``): only quantization and entropy
 /// coding are redone per quality tried.
 public struct JPEGImageEncoder: ImageEncoding {
+    /// False: a JPEG file holds one image.
     public var supportsAnimation: Bool { false }
+    /// True: `EncodingOptions.quality` sets the quantization, so a file size is met by lowering it.
     public var isLossy: Bool { true }
 
     let options: EncodingOptions
@@ -21,6 +23,7 @@ public struct JPEGImageEncoder: ImageEncoding {
     /// Rows converted and handed over at a time.
     static let band = 16
 
+    /// An encoder for one file with `options`, which `EncodingOptions.validate()` has accepted.
     public init(options: EncodingOptions) {
         self.options = options
     }
@@ -52,6 +55,8 @@ public struct JPEGImageEncoder: ImageEncoding {
         }
     }
 
+    /// Sets up the encoder for `canvas`; the header is written with the first rows. A side of 0
+    /// or above 65500 is `EncodingError.Kind.limitExceeded`.
     public mutating func begin(_ canvas: EncodingCanvas, to sink: inout some ByteSink) throws(EncodingError) {
         guard encoder == nil else { throw .invalidRequest("begin was called twice") }
         let bg = options.backgroundColor
@@ -66,6 +71,10 @@ public struct JPEGImageEncoder: ImageEncoding {
         }
     }
 
+    /// Encodes the one frame, 16 rows at a time, writing to `sink` as rows of MCUs complete (a
+    /// baseline encode with standard tables) or keeping the coefficients for ``finish(to:)``
+    /// (optimized, progressive, or a file size to meet). A second frame is
+    /// `EncodingError.Kind.unsupported`.
     public mutating func add(_ frame: EncodingFrame, to sink: inout some ByteSink) throws(EncodingError) {
         guard var encoder else { throw .invalidRequest("add before begin") }
         guard frames == 0 else { throw .unsupported("JPEG holds one frame") }
@@ -104,6 +113,8 @@ public struct JPEGImageEncoder: ImageEncoding {
         self.encoder = encoder
     }
 
+    /// Writes the rest of the file (the scans still held, or the file at the highest quality that
+    /// fits `EncodingOptions.maxFileSize`) and the end-of-image marker.
     public mutating func finish(to sink: inout some ByteSink) throws(EncodingError) {
         guard var encoder, frames == 1 else { throw .invalidRequest("finish before a frame was added") }
         do {

@@ -1,12 +1,18 @@
 /// One scan of the file being written (T.81 B.2.3): its components (indices into the frame's
 /// components), spectral selection Ss…Se and successive approximation Ah, Al (G.1.1.1).
 public struct JPEGScanSpec: Sendable, Equatable {
+    /// The frame's components the scan codes, by index (one, or several interleaved).
     public var components: [Int]
+    /// Start of spectral selection: the first coefficient, 0 (DC) … 63, in zigzag order.
     public var ss: Int
+    /// End of spectral selection: the last coefficient, `ss` … 63.
     public var se: Int
+    /// Successive approximation high bit: 0 for a first scan, the previous scan's `al` for a refinement.
     public var ah: Int
+    /// Successive approximation low bit: the point transform, the bits left out of this scan.
     public var al: Int
 
+    /// A scan of `components`; the defaults give a sequential scan of every coefficient.
     public init(components: [Int], ss: Int = 0, se: Int = 63, ah: Int = 0, al: Int = 0) {
         self.components = components
         self.ss = ss

@@ -8,6 +8,10 @@
 /// that axis (but still transposed, and mirrored along the other axis where it can be), unless
 /// `trim` drops them.
 public enum JPEGLosslessTransform: Sendable, Equatable, CaseIterable {
+    /// `none` copies the blocks; `flipHorizontal` and `flipVertical` mirror left–right and
+    /// top–bottom; `transpose` mirrors across the top-left to bottom-right diagonal, `transverse`
+    /// across the other one; `rotate90`, `rotate180` and `rotate270` turn clockwise by that many
+    /// degrees.
     case none, flipHorizontal, flipVertical, transpose, transverse, rotate90, rotate180, rotate270
 
     /// Whether the transform swaps width and height (and sampling factors).

@@ -15,8 +15,10 @@ public struct JPEGTranscodeOptions: Sendable, Equatable {
     public var progressive = false
     /// Which APPn and COM segments to copy (`-copy`).
     public var copy: JPEGMarkerCopy = .comments
+    /// Limits on the source (pixels, bytes held, scans) checked before anything is allocated.
     public var limits = Limits()
 
+    /// jpegtran's defaults: no transform, comments copied, standard Huffman tables, sequential.
     public init() {}
 }
 
@@ -27,6 +29,9 @@ public struct JPEGTranscodeOptions: Sendable, Equatable {
 /// (JFIF APP0 for grayscale and YCbCr, Adobe APP14 for RGB, CMYK and YCCK), the copied
 /// markers, and Annex K Huffman tables, optimized ones, or the default progressive script.
 public enum JPEGTranscoder {
+    /// The file `bytes` (a complete JPEG) transformed as `options` say. Throws the `DecodingError`
+    /// that reading the source meets (`invalidData`, `unsupported`, `truncated`, `limitExceeded`),
+    /// and `invalidRequest` for `upright` with another transform, or an output side above 65535.
     public static func transcode(_ bytes: [UInt8], options: JPEGTranscodeOptions = .init()) throws(DecodingError) -> [UInt8] {
         guard !options.upright || options.transform == .none else {
             throw .invalidRequest("JPEG upright transcoding takes no other transform")
