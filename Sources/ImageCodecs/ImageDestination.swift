@@ -69,6 +69,8 @@ public final class ImageDestination {
     /// Adds every frame of a complete source (only the first when ``EncodingOptions/firstFrameOnly``
     /// is set or the format holds one frame) with its duration, and takes the source's loop count
     /// and metadata where the options leave them unset. Frames are decoded when the file is written.
+    /// A source decoding to sRGB (``DecodingOptions/colorSpace``) gives sRGB pixels, so its ICC
+    /// profile is not carried over: the file is written untagged, which readers take as sRGB.
     public func add(contentsOf source: ImageSource) throws(EncodingError) {
         guard source.status == .complete else {
             throw .decodingFailed(source.error ?? .truncated("the source is not complete"))
@@ -88,7 +90,11 @@ public final class ImageDestination {
             frames.append(.source(source, index: index, duration: .milliseconds(Int64(milliseconds))))
         }
         if sourceLoopCount == nil, source.count > 1 { sourceLoopCount = properties.loopCount }
-        if sourceMetadata == nil { sourceMetadata = ImageMetadata(properties) }
+        if sourceMetadata == nil {
+            var metadata = ImageMetadata(properties)
+            if source.convertsToSRGB(properties) { metadata.iccProfile = nil }
+            sourceMetadata = metadata
+        }
     }
 
     /// Whether a frame of this size is taken (false: dropped by firstFrameOnly); throws when it

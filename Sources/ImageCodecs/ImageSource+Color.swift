@@ -10,6 +10,16 @@ extension ImageSource {
         return ColorConversion(properties, decoderAppliesProfiles: format == .jpeg)
     }
 
+    /// Whether the pixels this source gives were converted to sRGB, so that the file's ICC
+    /// profile no longer describes them (a profile the JPEG decoder applies itself counts).
+    func convertsToSRGB(_ properties: ImageProperties) -> Bool {
+        guard let conversion = colorConversion(properties) else { return false }
+        if conversion.transform != nil { return true }
+        guard format == .jpeg, let profile = properties.iccProfile,
+              case .success = ColorTransform.cached(profile: profile) else { return false }
+        return true
+    }
+
     /// `properties` with the warnings of the colour conversion added.
     func withColorWarnings(_ properties: ImageProperties?) -> ImageProperties? {
         guard var p = properties, let conversion = colorConversion(p) else { return properties }

@@ -138,3 +138,22 @@ struct ColorManagementTests {
         #expect(try source.image(at: 0) == (try ImageSource(bytes: bytes).image(at: 0)))
     }
 }
+
+/// Transcoding a source decoded to sRGB: the pixels are sRGB, so the profile is not carried.
+struct ColorTranscodingTests {
+    @Test(arguments: ["p3.png", "p3.jpg", "p3.webp"])
+    func aConvertedSourceIsWrittenWithoutItsProfile(_ name: String) throws {
+        let bytes = try Corpus.bytes(ColorManagementTests.folder.appendingPathComponent(name))
+        #expect(ImageSource(bytes: bytes).properties?.iccProfile != nil)
+        for (space, keeps) in [(ColorSpace.original, true), (.sRGB, false)] {
+            var options = DecodingOptions()
+            options.colorSpace = space
+            let source = ImageSource(bytes: bytes, options: options)
+            let destination = try ImageDestination(format: .png)
+            try destination.add(contentsOf: source)
+            let written = ImageSource(bytes: try destination.finalize())
+            #expect((written.properties?.iccProfile != nil) == keeps, "\(name) \(space)")
+            #expect(try written.image(at: 0).pixels == source.image(at: 0).pixels)
+        }
+    }
+}
