@@ -32,7 +32,8 @@ extension ImageSource {
     func converted(_ rendered: RenderedImage) -> DecodedImage {
         guard let props = state.withLock({ $0.parser?.properties }),
               let transform = colorConversion(props)?.transform else { return rendered.converted(options) }
-        return RenderedImage(raster: transform.converted(rendered.raster), finalRowCount: rendered.finalRowCount)
+        return RenderedImage(raster: transform.converted(rendered.raster, maxThreads: options.maxThreads),
+                             finalRowCount: rendered.finalRowCount)
             .converted(options)
     }
 }

@@ -198,3 +198,22 @@ struct ColorMatrixKernelReachTests {
         #expect(ColorTransform(curves: [.identity, .identity, .identity], toXYZ: negative) == nil)
     }
 }
+
+/// Conversion in bands on several threads gives the bytes one thread gives.
+struct ColorTransformThreadTests {
+    @Test func bandsOnSeveralThreadsEqualOneThread() throws {
+        let bytes = try Corpus.bytes(ICCProfileTests.folder.appendingPathComponent("p3.icc"))
+        let transform = try ColorTransform(profile: ICCProfile(bytes: bytes))
+        var rng = SplitMix(seed: 5)
+        let width = 1031, height = ColorTransform.bandPixels * 5 / 2 / width
+        let source = (0..<width * height * 4).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let raster = Raster(width: width, height: height, bytesPerPixel: 4, pixels: source)
+        let one = transform.converted(raster, maxThreads: 1)
+        var inPlace = raster
+        transform.apply(to: &inPlace)
+        #expect(one.pixels == inPlace.pixels)
+        for threads in [2, 3, 8] {
+            #expect(transform.converted(raster, maxThreads: threads).pixels == one.pixels, "\(threads) threads")
+        }
+    }
+}

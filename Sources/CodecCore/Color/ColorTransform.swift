@@ -114,22 +114,32 @@ public final class ColorTransform: Sendable {
     }
 
     /// `raster` converted into new storage: one pass that reads the source and writes the
-    /// result, where converting a shared raster in place would copy it first.
-    public func converted(_ raster: Raster) -> Raster {
+    /// result, where converting a shared raster in place would copy it first. An 8-bit raster
+    /// of several ``bandPixels`` is converted in bands on up to `maxThreads` threads (the
+    /// caller's and the process's ``WorkerPool``); the result is the same for every count.
+    public func converted(_ raster: Raster, maxThreads: Int = 1) -> Raster {
         let count = raster.width * raster.height
         guard raster.bytesPerPixel == 4, raster.pixels.count == count * 4 else {
             var copy = raster
             apply(to: &copy)
             return copy
         }
-        let pixels = [UInt8](unsafeUninitializedCapacity: count * 4) { out, initialized in
-            raster.pixels.withUnsafeBufferPointer { src in
-                if count > 0 { kernel.apply8(src.baseAddress!, out.baseAddress!, count: count) }
+        var pixels = PixelStorage.make(count: count * 4, zeroed: false)
+        let bands = (count + Self.bandPixels - 1) / Self.bandPixels
+        raster.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { out in
+                guard let from = src.baseAddress, let to = out.baseAddress else { return }
+                WorkerPool.shared.concurrentForEach(count: bands, maxThreads: maxThreads) { band in
+                    let first = band * Self.bandPixels, n = min(Self.bandPixels, count - first)
+                    kernel.apply8(from + 4 * first, to + 4 * first, count: n)
+                }
             }
-            initialized = count * 4
         }
         return Raster(width: raster.width, height: raster.height, bytesPerPixel: 4, pixels: pixels)
     }
+
+    /// Pixels a thread converts at a time: 1 MiB of RGBA8, a few milliseconds of work.
+    static let bandPixels = 1 << 18
 
     /// Converts one RGBA8 row in place (a decoder's row sink); a CMYK transform leaves it as it is.
     public func convertRow(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
