@@ -27,6 +27,9 @@ package final class FrameDriver<Format: FrameFormat>: ImageDecoding {
     private var pending: (index: Int, job: Format.Job)?
     /// The thumbnail being decoded, kept so that the next request for that size resumes it.
     private var thumbnailJob: (width: Int, height: Int, job: Format.Job)?
+    /// The raw frame being decoded, kept so that the next request for that frame resumes it
+    /// (FrameDriver+RawFrame.swift).
+    var rawJob: RawFrameJob<Format.Job>?
     /// Pixel errors of animation frames, thrown for those frames only.
     private var frameErrors: [Int: DecodingError] = [:]
     private var cachedProperties: (revision: Int, value: ImageProperties)?
@@ -137,11 +140,12 @@ package final class FrameDriver<Format: FrameFormat>: ImageDecoding {
     }
 
     /// ``Limits`` whose ``Limits/maxBytesHeld`` is what the buffers held now leave.
-    private func limitsLeft() -> Limits {
+    func limitsLeft() -> Limits {
         var held = canvas?.heldBytes ?? canvasBytes
         if let still { held += format.heldBytes(still) }
         if let pending { held += format.heldBytes(pending.job) }
         if let thumbnailJob { held += format.heldBytes(thumbnailJob.job) }
+        if let rawJob { held += format.heldBytes(rawJob.job) + rawJob.pixels.count }
         var limits = options.limits
         limits.maxBytesHeld = max(0, limits.maxBytesHeld - held)
         return limits
@@ -175,7 +179,7 @@ extension FrameDriver {
                 let job = try advanceFrame(j, input, region: region)
                 if format.isFinished(job) { return .finished }
                 return .partial(finalRows: region.rect.y + format.finalRowCount(job),
-                                preview: format.canvasTouchUp(job, rect: region.rect))
+                                preview: format.canvasTouchUp(job, rect: region.rect, canvasWidth: spec.width))
             }
         } else {
             composed = try plan.compose(through: index, frame: frame, makeImage: makeImage) {
@@ -196,7 +200,6 @@ extension FrameDriver {
     /// Decodes frame `j` as far as its bytes go, resuming the frame in progress unless it must
     /// start over on a new canvas; an unfinished frame stays pending.
     private func advanceFrame(_ j: Int, _ input: InputBuffer, region: CanvasRegion?) throws(DecodingError) -> Format.Job {
-        if let error = frameErrors[j] { throw error }
         var job: Format.Job
         if let pending, pending.index == j, region?.isNew != true {
             job = pending.job
@@ -208,13 +211,20 @@ extension FrameDriver {
             }
             job = made
         }
+        try advance(&job, frame: j, input, region: region)
+        if !format.isFinished(job) { pending = (j, job) }
+        return job
+    }
+
+    /// Decodes animation frame `j`'s `job` as far as its bytes go. A pixel error is the frame's:
+    /// kept, and thrown again by every later request of the frame.
+    func advance(_ job: inout Format.Job, frame j: Int, _ input: InputBuffer, region: CanvasRegion?) throws(DecodingError) {
+        if let error = frameErrors[j] { throw error }
         do throws(DecodingError) {
             try format.advance(&job, for: .frame(j), input: input, region: region)
         } catch {
             frameErrors[j] = error
             throw error
         }
-        if !format.isFinished(job) { pending = (j, job) }
-        return job
     }
 }
