@@ -51,6 +51,15 @@ struct RawFrameTests {
         try Self.check(file, bytes: Corpus.bytes(Corpus.conformance.appendingPathComponent(file.path)))
     }
 
+    /// An MPO frame's raw pixels are its JPEG, as djpeg decodes the image cut at its offset.
+    @Test(arguments: try Manifest.load("fixtures-mpo.tsv"))
+    func mpoFramesAreTheirJPEGs(_ entry: ManifestEntry) throws {
+        let source = ImageSource(bytes: try Corpus.bytes(Corpus.conformance.appendingPathComponent(entry.path)))
+        let raw = try (0..<source.count).map { try source.rawFrame(at: $0).image }
+        #expect(raw.map { "\($0.width)x\($0.height) \(CanonicalHash.hex($0))" } == entry.frames)
+        #expect((0..<source.count).allSatisfy { source.properties(at: $0)?.hasAlpha == false })
+    }
+
     @Test(.enabled(if: Corpus.root != nil, "corpus absent: set IMAGECODECS_CORPUS or place shared/corpus beside the project"))
     func corpusMatchesReferences() throws {
         let files = Self.load("raw-frames.tsv")
