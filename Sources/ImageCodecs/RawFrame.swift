@@ -14,13 +14,6 @@ public struct RawFrame: Sendable, Equatable {
     /// its data had arrived, ``ImageSourceStatus/incomplete`` while more may come,
     /// ``ImageSourceStatus/unexpectedEOF`` when the input ended inside it.
     public let status: ImageSourceStatus
-
-    /// A raw frame of `image` placed and shown as `properties` say.
-    public init(image: DecodedImage, properties: FrameProperties, status: ImageSourceStatus) {
-        self.image = image
-        self.properties = properties
-        self.status = status
-    }
 }
 
 extension ImageSource {

@@ -92,61 +92,24 @@ struct RawFrameRequestTests {
         #expect(raw.properties.hasAlpha == p.hasAlpha)
     }
 
-    /// A plug-in decoder that does not keep its frames apart (here the PNG decoder behind a
-    /// wrapper without `rawFrame`) gets the default: the image of a frame that is the whole
-    /// canvas, drawn first or with `source`; `unsupported` for any other.
+    /// A plug-in decoder that does not keep its frames apart (the PNG decoder behind
+    /// AnimationPlayerTests' wrapper, which has no `rawFrame`) gets the default: the image of a
+    /// frame that is the whole canvas, drawn first or with `source`; `unsupported` for any other.
     @Test func pluginDefault() throws {
-        var registry = CoderRegistry.standard
-        registry.register(ComposingOnlyCoder())
-        let still = ImageSource(bytes: try ImageSourceTests.fixture("png/rgba8-33x17.png"), registry: registry)
-        #expect(still.format == ComposingOnlyCoder().format)
-        #expect(try still.rawFrame(at: 0).image == (try still.image(at: 0)))
-        let animation = ImageSource(bytes: try ImageSourceTests.fixture("apng/pil-d2-b0-32x24.png"), registry: registry)
+        let still = AnimationPlayerTests.source(try ImageSourceTests.fixture("png/rgba8-33x17.png"))
+        #expect(try still.rawFrame(at: 0).image == still.image(at: 0))
+        let animation = AnimationPlayerTests.source(try ImageSourceTests.fixture("apng/pil-d2-b0-32x24.png"))
         let frames = (0..<animation.count).compactMap { animation.properties(at: $0) }
         let full = frames.indices.filter { frames[$0].width == 32 && frames[$0].height == 24 && frames[$0].blend == .source }
         #expect(full.contains { $0 > 0 } && full.count < frames.count)
         for index in frames.indices {
             if full.contains(index) {
-                #expect(try animation.rawFrame(at: index).image == (try animation.image(at: index)))
+                #expect(try animation.rawFrame(at: index).image == animation.image(at: index))
             } else {
                 #expect(throws: DecodingError.unsupported("this decoder does not give uncomposited frames")) {
                     try animation.rawFrame(at: index)
                 }
             }
         }
-    }
-}
-
-/// The PNG coder under another name, whose decoder only composes.
-struct ComposingOnlyCoder: ImageCoder {
-    var format: ImageFormat { ImageFormat(rawValue: "composing-png") }
-
-    func sniff(_ prefix: UnsafeBufferPointer<UInt8>) -> SniffResult { PNGCoder().sniff(prefix) }
-
-    func makeDecoder(options: DecodingOptions) -> any ImageDecoding {
-        ComposingOnlyDecoder(PNGCoder().makeDecoder(options: options))
-    }
-}
-
-/// Forwards everything but ``ImageDecoding/rawFrame(at:input:)``, which keeps its default.
-final class ComposingOnlyDecoder: ImageDecoding {
-    let inner: any ImageDecoding
-
-    init(_ inner: any ImageDecoding) { self.inner = inner }
-
-    func advance(_ input: InputBuffer) throws(DecodingError) { try inner.advance(input) }
-    var error: DecodingError? { inner.error }
-    var properties: ImageProperties? { inner.properties }
-    var frameCount: Int { inner.frameCount }
-    func frameProperties(at index: Int) -> FrameProperties? { inner.frameProperties(at: index) }
-    func isFrameComplete(at index: Int) -> Bool { inner.isFrameComplete(at: index) }
-    var isComplete: Bool { inner.isComplete }
-
-    func rendered(at index: Int, input: InputBuffer) throws(DecodingError) -> RenderedImage {
-        try inner.rendered(at: index, input: input)
-    }
-
-    func streamingThumbnail(at index: Int, width: Int, height: Int, input: InputBuffer) throws(DecodingError) -> RenderedImage? {
-        try inner.streamingThumbnail(at: index, width: width, height: height, input: input)
     }
 }
