@@ -29,6 +29,7 @@ extension FrameDriver {
             rawJob = nil
             return try rendered(at: index, input: input)
         }
+        if let error = frameErrors[index] { throw error }
         guard p.width > 0, p.height > 0 else {
             return RenderedImage(raster: Raster(width: p.width, height: p.height, bytesPerPixel: 4, pixels: []),
                                  finalRowCount: p.height)

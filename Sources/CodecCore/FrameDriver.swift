@@ -31,7 +31,7 @@ package final class FrameDriver<Format: FrameFormat>: ImageDecoding {
     /// (FrameDriver+RawFrame.swift).
     var rawJob: RawFrameJob<Format.Job>?
     /// Pixel errors of animation frames, thrown for those frames only.
-    private var frameErrors: [Int: DecodingError] = [:]
+    private(set) var frameErrors: [Int: DecodingError] = [:]
     private var cachedProperties: (revision: Int, value: ImageProperties)?
 
     package init(options: DecodingOptions) {
@@ -200,6 +200,7 @@ extension FrameDriver {
     /// Decodes frame `j` as far as its bytes go, resuming the frame in progress unless it must
     /// start over on a new canvas; an unfinished frame stays pending.
     private func advanceFrame(_ j: Int, _ input: InputBuffer, region: CanvasRegion?) throws(DecodingError) -> Format.Job {
+        if let error = frameErrors[j] { throw error }
         var job: Format.Job
         if let pending, pending.index == j, region?.isNew != true {
             job = pending.job
@@ -217,9 +218,8 @@ extension FrameDriver {
     }
 
     /// Decodes animation frame `j`'s `job` as far as its bytes go. A pixel error is the frame's:
-    /// kept, and thrown again by every later request of the frame.
+    /// kept in ``frameErrors``, which every later request of the frame throws before decoding.
     func advance(_ job: inout Format.Job, frame j: Int, _ input: InputBuffer, region: CanvasRegion?) throws(DecodingError) {
-        if let error = frameErrors[j] { throw error }
         do throws(DecodingError) {
             try format.advance(&job, for: .frame(j), input: input, region: region)
         } catch {
