@@ -8,7 +8,7 @@
  *   any pixel whose alpha is 0 is written as 0,0,0,0; SHA-256, lowercase hex.
  *
  * Build:  cc -O2 gif_composite.c -lgif -o gif_composite
- * Usage:  gif_composite [--raw] [--dispose4=previous|none] FILE
+ * Usage:  gif_composite [--raw | --frames] [--dispose4=previous|none] FILE
  *
  * Compositing rules (see Conformance/README.md, "GIF"):
  *   - one output frame per image descriptor, in file order;
@@ -39,6 +39,13 @@
  *   note: ...                 (facts worth knowing: out-of-range indices, no palette,
  *                              clipped rectangles, zero-length GCE, ...)
  * With --raw, stdout is instead one line "W H N\n" followed by N*W*H*4 canonical bytes.
+ * With --frames, each image is not composited: its own pixels, drawn by the rules above on a
+ * transparent raster of its clipped rectangle (the transparent index stays transparent), give
+ * one line per image instead of the frame line:
+ *   image I WxH SHA256 x y tindex=T|-      (W, H, x, y: the clipped rectangle; a rectangle
+ *                                           with no pixels hashes no bytes)
+ * for ImageSource.rawFrame (make_raw_frame_manifests.py); the screen line is printed as
+ * without it, and no note line.
  *
  * Exit status:
  *   0  DGifSlurp succeeded and every frame was composited;
@@ -193,19 +200,33 @@ static void copy_rect(unsigned char *dst, const unsigned char *src, long cw, rec
     }
 }
 
+/* --frames: "image I WxH SHA256 x y tindex=T|-" for the clipped rectangle `r` of the canvas. */
+static void print_image(int k, const unsigned char *canvas, long cw, rect r, int tindex)
+{
+    sha256_ctx c;
+    char hex[65];
+    sha256_init(&c);
+    for (long y = r.y0; y < r.y1; y++)
+        sha256_update(&c, canvas + ((size_t)y * cw + r.x0) * 4, (size_t)(r.x1 - r.x0) * 4);
+    sha256_hex(&c, hex);
+    printf("image %d %ldx%ld %s %ld %ld tindex=", k, r.x1 - r.x0, r.y1 - r.y0, hex, r.x0, r.y0);
+    if (tindex >= 0) printf("%d\n", tindex); else printf("-\n");
+}
+
 int main(int argc, char **argv)
 {
-    int raw = 0, dispose4_previous = 1;
+    int raw = 0, frames = 0, dispose4_previous = 1;
     const char *path = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--raw")) raw = 1;
+        else if (!strcmp(argv[i], "--frames")) frames = 1;
         else if (!strcmp(argv[i], "--dispose4=previous")) dispose4_previous = 1;
         else if (!strcmp(argv[i], "--dispose4=none")) dispose4_previous = 0;
         else if (argv[i][0] == '-' && argv[i][1]) { path = NULL; break; }
         else path = argv[i];
     }
     if (!path) {
-        fprintf(stderr, "usage: gif_composite [--raw] [--dispose4=previous|none] FILE\n");
+        fprintf(stderr, "usage: gif_composite [--raw | --frames] [--dispose4=previous|none] FILE\n");
         return 3;
     }
     FILE *probe = fopen(path, "rb");
@@ -267,6 +288,8 @@ int main(int argc, char **argv)
         }
         /* remember the canvas before this frame is drawn (only its rectangle changes) */
         copy_rect(saved, canvas, cw, r);
+        /* --frames: the image alone, on a transparent rectangle */
+        if (frames) clear_rect(canvas, cw, r);
 
         const ColorMapObject *cm = d->ColorMap ? d->ColorMap : gif->SColorMap;
         const int ncolors = cm ? cm->ColorCount : 0;
@@ -287,6 +310,11 @@ int main(int argc, char **argv)
                 }
                 dst[3] = 255;
             }
+        }
+
+        if (frames) {
+            print_image(k, canvas, cw, r, g.tindex);
+            continue;
         }
 
         int disp = g.disposal;
@@ -328,7 +356,7 @@ int main(int argc, char **argv)
         if (g.disposal == 3 && k == 0) printf("note: frame 0: disposal previous on the first frame clears its rectangle\n");
         if (g.tindex >= ncolors && g.tindex >= 0) printf("note: frame %d: transparent index %d >= colour table size %d\n", k, g.tindex, ncolors);
     }
-    if (gif->ExtensionBlockCount && !raw) {
+    if (gif->ExtensionBlockCount && !raw && !frames) {
         int trailing_gce = 0;
         for (int i = 0; i < gif->ExtensionBlockCount; i++)
             if (gif->ExtensionBlocks[i].Function == GRAPHICS_EXT_FUNC_CODE) trailing_gce++;

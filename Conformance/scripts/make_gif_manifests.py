@@ -183,6 +183,20 @@ class Giflib(CHelper):
                 res["notes"].append(line[6:])
         return res
 
+    def images(self, path):
+        """Each image's own pixels, not composited (gif_composite --frames) -> [dict(index,
+        size, sha, x, y, tindex)], or None when giflib refuses the file."""
+        p, msg, failed = self.execute("--frames", str(path))
+        if failed or p.returncode != 0:
+            return None
+        out = []
+        for line in p.stdout.decode().splitlines():
+            if line.startswith("image "):
+                parts = line.split()
+                out.append({"index": int(parts[1]), "size": parts[2], "sha": parts[3],
+                            "x": int(parts[4]), "y": int(parts[5]), "tindex": parts[6].split("=", 1)[1]})
+        return out
+
     def raw(self, path):
         """-> (width, height, [canonical RGBA bytes per frame]) or None when giflib refuses."""
         p = subprocess.run([self.exe, "--raw", str(path)], capture_output=True, timeout=60,

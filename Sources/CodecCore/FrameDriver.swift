@@ -27,8 +27,11 @@ package final class FrameDriver<Format: FrameFormat>: ImageDecoding {
     private var pending: (index: Int, job: Format.Job)?
     /// The thumbnail being decoded, kept so that the next request for that size resumes it.
     private var thumbnailJob: (width: Int, height: Int, job: Format.Job)?
+    /// The raw frame being decoded, kept so that the next request for that frame resumes it
+    /// (FrameDriver+RawFrame.swift).
+    var rawJob: RawFrameJob<Format.Job>?
     /// Pixel errors of animation frames, thrown for those frames only.
-    private var frameErrors: [Int: DecodingError] = [:]
+    private(set) var frameErrors: [Int: DecodingError] = [:]
     private var cachedProperties: (revision: Int, value: ImageProperties)?
 
     package init(options: DecodingOptions) {
@@ -137,11 +140,12 @@ package final class FrameDriver<Format: FrameFormat>: ImageDecoding {
     }
 
     /// ``Limits`` whose ``Limits/maxBytesHeld`` is what the buffers held now leave.
-    private func limitsLeft() -> Limits {
+    func limitsLeft() -> Limits {
         var held = canvas?.heldBytes ?? canvasBytes
         if let still { held += format.heldBytes(still) }
         if let pending { held += format.heldBytes(pending.job) }
         if let thumbnailJob { held += format.heldBytes(thumbnailJob.job) }
+        if let rawJob { held += format.heldBytes(rawJob.job) + rawJob.pixels.count }
         var limits = options.limits
         limits.maxBytesHeld = max(0, limits.maxBytesHeld - held)
         return limits
@@ -175,7 +179,7 @@ extension FrameDriver {
                 let job = try advanceFrame(j, input, region: region)
                 if format.isFinished(job) { return .finished }
                 return .partial(finalRows: region.rect.y + format.finalRowCount(job),
-                                preview: format.canvasTouchUp(job, rect: region.rect))
+                                preview: format.canvasTouchUp(job, rect: region.rect, canvasWidth: spec.width))
             }
         } else {
             composed = try plan.compose(through: index, frame: frame, makeImage: makeImage) {
@@ -208,13 +212,19 @@ extension FrameDriver {
             }
             job = made
         }
+        try advance(&job, frame: j, input, region: region)
+        if !format.isFinished(job) { pending = (j, job) }
+        return job
+    }
+
+    /// Decodes animation frame `j`'s `job` as far as its bytes go. A pixel error is the frame's:
+    /// kept in ``frameErrors``, which every later request of the frame throws before decoding.
+    func advance(_ job: inout Format.Job, frame j: Int, _ input: InputBuffer, region: CanvasRegion?) throws(DecodingError) {
         do throws(DecodingError) {
             try format.advance(&job, for: .frame(j), input: input, region: region)
         } catch {
             frameErrors[j] = error
             throw error
         }
-        if !format.isFinished(job) { pending = (j, job) }
-        return job
     }
 }

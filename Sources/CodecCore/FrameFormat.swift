@@ -80,8 +80,9 @@ package protocol FrameFormat {
     /// The job's output so far (a preview while unfinished), RGBA8; nil before any pixel.
     func raster(_ job: Job) -> Raster?
     /// For a job that draws on the canvas: a touch-up for the copy of the canvas shown while the
-    /// frame is unfinished (an interlaced frame's coarse preview).
-    func canvasTouchUp(_ job: Job, rect: FrameRect) -> ((inout [UInt8]) -> Void)?
+    /// frame is unfinished (an interlaced frame's coarse preview); the frame lies at `rect` on a
+    /// canvas of rows of `canvasWidth` pixels.
+    func canvasTouchUp(_ job: Job, rect: FrameRect, canvasWidth: Int) -> ((inout [UInt8]) -> Void)?
     /// Bytes the job holds in buffers that grow with the image.
     func heldBytes(_ job: Job) -> Int
 }
@@ -144,7 +145,7 @@ extension FrameFormat {
 
     package var shrinksWhileDecoding: Bool { true }
 
-    package func canvasTouchUp(_ job: Job, rect: FrameRect) -> ((inout [UInt8]) -> Void)? { nil }
+    package func canvasTouchUp(_ job: Job, rect: FrameRect, canvasWidth: Int) -> ((inout [UInt8]) -> Void)? { nil }
 }
 
 extension FrameFormat where Job: FrameJob {

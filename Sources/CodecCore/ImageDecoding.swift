@@ -36,6 +36,27 @@ public protocol ImageDecoding: AnyObject {
     /// ``rendered(at:input:)``).
     func streamingThumbnail(at index: Int, width: Int, height: Int,
                             input: InputBuffer) throws(DecodingError) -> RenderedImage?
+    /// Frame `index`'s own pixels, not composited: a raster the size of the frame's rectangle
+    /// (``frameProperties(at:)``), partial while its data is incomplete, in the same working
+    /// format as ``rendered(at:input:)``; a still image is its image. A default is given for
+    /// decoders that do not keep their frames apart (below).
+    func rawFrame(at index: Int, input: InputBuffer) throws(DecodingError) -> RenderedImage
+}
+
+extension ImageDecoding {
+    /// For a decoder that only composes: the rendered frame when it is the frame's own pixels
+    /// — a frame whose rectangle is the whole canvas, drawn first or replacing the canvas
+    /// (`source`) — and ``DecodingError/Kind/unsupported`` for any other frame.
+    public func rawFrame(at index: Int, input: InputBuffer) throws(DecodingError) -> RenderedImage {
+        guard let frame = frameProperties(at: index), let image = properties else {
+            throw .invalidRequest("frame index out of range")
+        }
+        let coversCanvas = frame.x == 0 && frame.y == 0 && frame.width == image.width && frame.height == image.height
+        guard coversCanvas && (index == 0 || frame.blend == .source) else {
+            throw .unsupported("this decoder does not give uncomposited frames")
+        }
+        return try rendered(at: index, input: input)
+    }
 }
 
 /// Pixels as a decoder renders them, before they are converted to the caller's layout: a

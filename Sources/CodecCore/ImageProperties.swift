@@ -133,10 +133,16 @@ public struct FrameProperties: Sendable, Equatable {
     public var disposal: Disposal
     /// How the frame's pixels combine with the canvas under them.
     public var blend: Blend
+    /// Whether the frame's own pixels (its rectangle, as `ImageSource.rawFrame(at:)` gives
+    /// them) can be non-opaque: GIF, a transparent index in the frame's Graphic Control
+    /// Extension; APNG, a colour type with alpha or a tRNS chunk; WebP, an ALPH chunk or VP8L's
+    /// alpha hint; a still image, the image's ``ImageProperties/hasAlpha``. It says nothing of
+    /// the canvas around the frame or under it (SPEC-NOTES.md, "Raw frames and per-frame alpha").
+    public var hasAlpha: Bool
 
     /// A frame at (`x`, `y`) of `width × height` on the canvas, shown for `unclampedDuration` seconds.
     public init(x: Int, y: Int, width: Int, height: Int, unclampedDuration: Double,
-                disposal: Disposal, blend: Blend) {
+                disposal: Disposal, blend: Blend, hasAlpha: Bool = false) {
         self.x = x
         self.y = y
         self.width = width
@@ -144,6 +150,7 @@ public struct FrameProperties: Sendable, Equatable {
         self.unclampedDuration = unclampedDuration
         self.disposal = disposal
         self.blend = blend
+        self.hasAlpha = hasAlpha
     }
 
     /// Display time in seconds with the browsers' rule: 10 ms or less becomes 100 ms.

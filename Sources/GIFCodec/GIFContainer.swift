@@ -166,7 +166,7 @@ package struct GIFContainer: FrameContainer {
         let properties = FrameProperties(
             x: visible.x, y: visible.y, width: visible.width, height: visible.height,
             unclampedDuration: Double(control?.delay ?? 0) / 100, disposal: control?.disposal ?? .none,
-            blend: control?.transparentIndex == nil ? .source : .over)
+            blend: control?.transparentIndex == nil ? .source : .over, hasAlpha: control?.transparentIndex != nil)
         let local = descriptor.localColorTableBytes > 0
             ? tableStart..<(tableStart + descriptor.localColorTableBytes) : nil
         frames.append(GIFFrameData(properties: properties, declared: descriptor.rect, interlaced: descriptor.interlaced,

@@ -57,8 +57,8 @@ package struct GIFFormat: FrameFormat {
     /// final when the image is done.
     package func finalRowCount(_ job: Job) -> Int { job.sink?.finalRowCount ?? job.finalRowCount }
 
-    package func canvasTouchUp(_ job: Job, rect: FrameRect) -> ((inout [UInt8]) -> Void)? {
-        guard job.interlaced, let width = container.screen?.width else { return nil }
-        return { job.expandPreview(&$0, canvasWidth: width, rect: rect) }
+    package func canvasTouchUp(_ job: Job, rect: FrameRect, canvasWidth: Int) -> ((inout [UInt8]) -> Void)? {
+        guard job.interlaced else { return nil }
+        return { job.expandPreview(&$0, canvasWidth: canvasWidth, rect: rect) }
     }
 }

@@ -307,9 +307,7 @@ extension PNGContainer {
     /// The header's facts, the loop count of an animation, and the metadata read so far.
     package func makeProperties() -> ImageProperties? {
         guard let h = header else { return nil }
-        var p = ImageProperties(width: h.width, height: h.height, bitDepth: h.bitDepth,
-                                hasAlpha: h.colorType == .greyscaleAlpha || h.colorType == .truecolorAlpha
-                                    || transparency != nil,
+        var p = ImageProperties(width: h.width, height: h.height, bitDepth: h.bitDepth, hasAlpha: hasAlpha,
                                 isInterlaced: h.interlaced)
         if isAnimated, let plays = animationControl?.plays { p.loopCount = plays }
         p.showsStaticFallback = showsStaticFallback
@@ -317,7 +315,19 @@ extension PNGContainer {
         return p
     }
 
-    package func frameProperties(at index: Int) -> FrameProperties? { frame(at: index)?.properties }
+    /// Every frame's pixels share the header's colour type and the tRNS chunk, which may come
+    /// after an fcTL: alpha is the image's, read when asked.
+    package func frameProperties(at index: Int) -> FrameProperties? {
+        guard var p = frame(at: index)?.properties else { return nil }
+        p.hasAlpha = hasAlpha
+        return p
+    }
+
+    /// A colour type with alpha, or a tRNS chunk (§11.3.2.1).
+    private var hasAlpha: Bool {
+        guard let h = header else { return false }
+        return h.colorType == .greyscaleAlpha || h.colorType == .truecolorAlpha || transparency != nil
+    }
 
     package func isFrameComplete(at index: Int) -> Bool { frame(at: index)?.complete == true }
 

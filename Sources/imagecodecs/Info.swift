@@ -49,6 +49,7 @@ struct Info: ParsableCommand {
             ("x", .int(f.x)), ("y", .int(f.y)), ("width", .int(f.width)), ("height", .int(f.height)),
             ("duration", .number(f.duration * 1000)), ("unclampedDuration", .number(f.unclampedDuration * 1000)),
             ("disposal", .string(f.disposal.rawValue)), ("blend", .string(f.blend.rawValue)),
+            ("hasAlpha", .bool(f.hasAlpha)),
         ])
     }
 }

@@ -58,7 +58,7 @@ public enum Decoding {
 
 /// Hostile inputs must end in a status, never a trap.
 public enum Robustness {
-    /// Decodes every file of `crashers/folder` (corpus) whole, each frame, a thumbnail and fed
+    /// Decodes every file of `crashers/folder` (corpus) whole, each frame (composed and raw), a thumbnail and fed
     /// in chunks with small limits; returns how many files it read.
     public static func exerciseCrashers(_ folder: String) throws -> Int {
         guard let root = Corpus.root?.appendingPathComponent("crashers/\(folder)") else { return 0 }
@@ -70,7 +70,10 @@ public enum Robustness {
         for url in files {
             let bytes = try Corpus.bytes(url)
             let source = ImageSource(bytes: bytes, options: options)
-            for index in 0..<min(source.count, 20) { _ = try? source.image(at: index) }
+            for index in 0..<min(source.count, 20) {
+                _ = try? source.image(at: index)
+                _ = try? source.rawFrame(at: index)
+            }
             _ = try? ImageSource(bytes: bytes, options: options).thumbnail(at: 0, maxPixelSize: 16)
             _ = Decoding.chunked(bytes, sizes: [7, 4096], options: options)
             _ = Decoding.chunked(bytes, sizes: [4096], options: eager)

@@ -7,10 +7,11 @@
 //
 // Each input is decoded twice:
 //  1. whole (`ImageSource(bytes:options:)`): every frame's image and canonical hash, the image
-//     and frame properties, and a 32-pixel thumbnail of frame 0;
+//     and frame properties, the raw (uncomposited) frames of the first 16 frames, and a
+//     32-pixel thumbnail of frame 0;
 //  2. incrementally (`ImageSource(incremental:)` with `decodesImmediately`), fed in chunks of
 //     1...4096 bytes whose sizes come from a hash of the input, asking for the last known
-//     frame now and then while the data is still open.
+//     frame, composed and raw, now and then while the data is still open.
 // Any crash or sanitizer report is a finding, and so is a broken invariant (a trap here):
 //  - split independence: when both sources end in a status the target compares (`complete`
 //    for every target; `FuzzTarget.Comparison.sameStatus` adds the other final statuses),
@@ -22,7 +23,8 @@
 //    (the streaming shrink: rows, Adam7 passes and GIF rows shrunk as they are decoded) does
 //    not fail, and equals image(at: 0) shrunk by the same resampler (`Thumbnails.shrunkImage`),
 //    or (`Thumbnails.ownScale`: JPEG's DCT-domain thumbnails, rendered at a reduced scale first)
-//    has the fitted size and is complete when image(at: 0) is.
+//    has the fitted size and is complete when image(at: 0) is;
+//  - a raw frame that decodes has its frame rectangle's size.
 // <PREFIX>_VERBOSE=1 prints both outcomes (status, frame count, hashes) for each input run.
 import ImageCodecs
 
@@ -244,6 +246,7 @@ public struct FuzzTarget: Sendable {
         let count = source.count
         _ = source.properties
         for index in -1...count { _ = source.properties(at: index) }
+        for index in [-1, count] + Array(0..<min(count, 16)) { checkRawFrame(source, index) }
         _ = source.status(at: 0)
         let status = source.status
         var thumbnailError: DecodingError?
@@ -273,6 +276,15 @@ public struct FuzzTarget: Sendable {
                 thumbnailError)
     }
 
+    /// Frame `index`'s raw pixels, when they decode, must have its rectangle's size.
+    private func checkRawFrame(_ source: ImageSource, _ index: Int) {
+        guard let raw = try? source.rawFrame(at: index) else { return }
+        if raw.image.width != raw.properties.width || raw.image.height != raw.properties.height {
+            fatalError("raw frame \(index) is \(raw.image.width)x\(raw.image.height), its rectangle "
+                + "\(raw.properties.width)x\(raw.properties.height)")
+        }
+    }
+
     /// Decodes `bytes` fed in chunks of 1...4096 bytes drawn from a hash of the input.
     private func decodeChunked(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
         let source = ImageSource(incremental: options(immediate: true), registry: registry)
@@ -292,7 +304,10 @@ public struct FuzzTarget: Sendable {
                 midStreamRequests += 1
                 _ = source.status
                 let count = source.count
-                if count > 0 { _ = try? source.image(at: count - 1) }
+                if count > 0 {
+                    _ = try? source.image(at: count - 1)
+                    _ = try? source.rawFrame(at: count - 1)
+                }
             }
         }
         let (hashes, errors) = hashFrames(source)

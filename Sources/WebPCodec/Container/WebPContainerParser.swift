@@ -239,7 +239,8 @@ package struct WebPContainerParser: FrameContainer {
         if let header = frameHeader {
             let p = FrameProperties(x: header.x, y: header.y, width: bitstream.width, height: bitstream.height,
                                     unclampedDuration: Double(header.duration) / 1000,
-                                    disposal: header.dispose ? .background : .none, blend: header.blend ? .over : .source)
+                                    disposal: header.dispose ? .background : .none, blend: header.blend ? .over : .source,
+                                    hasAlpha: bitstream.hasAlpha)
             guard let canvas = extended, p.x + p.width <= canvas.canvasWidth, p.y + p.height <= canvas.canvasHeight else {
                 throw .invalidData("ANMF frame lies outside the canvas")
             }
@@ -250,7 +251,8 @@ package struct WebPContainerParser: FrameContainer {
                 throw .invalidData("VP8X canvas size differs from the image size")
             }
             let p = FrameProperties(x: 0, y: 0, width: bitstream.width, height: bitstream.height,
-                                    unclampedDuration: 0, disposal: .none, blend: .source)
+                                    unclampedDuration: 0, disposal: .none, blend: .source,
+                                    hasAlpha: extended?.hasAlpha ?? bitstream.hasAlpha)
             frames.append(WebPFrameInfo(properties: p, bitstream: bitstream, durationMilliseconds: 0))
         }
         revision += 1
