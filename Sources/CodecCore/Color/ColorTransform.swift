@@ -115,8 +115,8 @@ public final class ColorTransform: Sendable {
 
     /// `raster` converted into new storage: one pass that reads the source and writes the
     /// result, where converting a shared raster in place would copy it first. An 8-bit raster
-    /// of several ``bandPixels`` is converted in bands on up to `maxThreads` threads (the
-    /// caller's and the process's ``WorkerPool``); the result is the same for every count.
+    /// of several `bandPixels` is converted in bands on up to `maxThreads` threads (the
+    /// caller's and the process's worker pool); the result is the same for every count.
     public func converted(_ raster: Raster, maxThreads: Int = 1) -> Raster {
         let count = raster.width * raster.height
         guard raster.bytesPerPixel == 4, raster.pixels.count == count * 4 else {
