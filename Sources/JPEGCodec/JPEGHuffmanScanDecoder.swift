@@ -7,7 +7,8 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
     enum Procedure { case sequential, dcFirst, dcRefine, acFirst, acRefine }
 
     let procedure: Procedure
-    private let header: JPEGScanHeader
+    /// The scan's procedure, spectral band and Al, for the block decoders.
+    private let band: Band
     /// Every table the scan uses, one after another (``JPEGHuffmanTable/data``), and where
     /// each scan component's DC and AC table starts in it (−1: not used by this scan).
     private let tables: [Int32]
@@ -34,8 +35,8 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
     /// an invalid progression (G.1.1.1) and invalid Huffman tables.
     init(frame: JPEGFrameHeader, scan: JPEGScan) throws(DecodingError) {
         let h = scan.header
-        header = h
         procedure = try Self.procedure(frame: frame, header: h)
+        band = Band(procedure: procedure, ss: h.ss, se: h.se, al: h.al)
         let needsDC = procedure == .sequential || procedure == .dcFirst
         let needsAC = procedure == .sequential || procedure == .acFirst || procedure == .acRefine
         var data: [Int32] = [], dc: [Int] = [], ac: [Int] = []
@@ -98,6 +99,9 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
         defer { swap(&local, &stream) }
         let keptNaturals = grid.keptNaturals
         let staged = procedure == .sequential
+        // The block procedures are static and take the band from a local, so that calling them
+        // from these closures never copies `self` (which would retain every buffer it holds, per block).
+        let band = band
         coefficients.withBases { bases in
             local.withReader { reader, bytes in
                 tables.withUnsafeBufferPointer { t in
@@ -118,12 +122,12 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
                                         if keptCount > 0 {
                                             let kept = naturals.baseAddress! + 64 &* b.component
                                             JPEGCoefficientSubset.expand(record, keptCount: keptCount, kept: kept, into: scratch.baseAddress!)
-                                            decodeBlock(scratch.baseAddress!, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
+                                            Self.decodeBlock(scratch.baseAddress!, band, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
                                             JPEGCoefficientSubset.compact(scratch.baseAddress!, keptCount: keptCount, kept: kept, into: record)
                                         } else if staged && bytes.count &- r.position >= Self.stagedBlockMargin {
                                             Self.decodeStagedSequentialBlock(record, dc, ac, zigzag.baseAddress!, &state.predictors[s], &r, bytes.baseAddress!)
                                         } else {
-                                            decodeBlock(record, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
+                                            Self.decodeBlock(record, band, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
                                         }
                                     }
                                     n &+= 1
@@ -153,24 +157,33 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
         var endOfBandRun = 0
     }
 
+    /// What a block's decoding needs of the scan header: the procedure, the spectral band
+    /// Ss…Se and the successive-approximation bit Al (G.1.1.1).
+    struct Band {
+        let procedure: Procedure
+        let ss: Int
+        let se: Int
+        let al: Int
+    }
+
     /// Decodes one block of scan component `s` with its DC and AC tables (``JPEGHuffmanTable/data``
     /// runs); `zigzag` is ``naturalOrder``.
     @inline(__always)
-    private func decodeBlock(_ block: UnsafeMutablePointer<Int16>, _ s: Int, _ dc: UnsafePointer<Int32>, _ ac: UnsafePointer<Int32>,
-                             _ zigzag: UnsafePointer<Int>, _ state: inout BlockState,
-                             _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
-        switch procedure {
+    private static func decodeBlock(_ block: UnsafeMutablePointer<Int16>, _ band: Band, _ s: Int, _ dc: UnsafePointer<Int32>,
+                                    _ ac: UnsafePointer<Int32>, _ zigzag: UnsafePointer<Int>, _ state: inout BlockState,
+                                    _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+        switch band.procedure {
         case .sequential:
-            Self.decodeDC(block, s, dc, shift: 0, &state, &reader, bytes)
-            Self.decodeSequentialAC(block, ac, zigzag, &reader, bytes)
+            decodeDC(block, s, dc, shift: 0, &state, &reader, bytes)
+            decodeSequentialAC(block, ac, zigzag, &reader, bytes)
         case .dcFirst:
-            Self.decodeDC(block, s, dc, shift: header.al, &state, &reader, bytes)
+            decodeDC(block, s, dc, shift: band.al, &state, &reader, bytes)
         case .dcRefine:
-            if reader.read(1, bytes) != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << header.al) }
+            if reader.read(1, bytes) != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << band.al) }
         case .acFirst:
-            decodeACFirst(block, ac, zigzag, &state.endOfBandRun, &reader, bytes)
+            decodeACFirst(block, band, ac, zigzag, &state.endOfBandRun, &reader, bytes)
         case .acRefine:
-            decodeACRefine(block, ac, zigzag, &state.endOfBandRun, &reader, bytes)
+            decodeACRefine(block, band, ac, zigzag, &state.endOfBandRun, &reader, bytes)
         }
     }
 
@@ -220,13 +233,12 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
     }
 
     /// G.1.2.2: the first scan of a spectral band, with end-of-band runs.
-    private func decodeACFirst(_ block: UnsafeMutablePointer<Int16>, _ table: UnsafePointer<Int32>,
-                               _ zigzag: UnsafePointer<Int>, _ endOfBandRun: inout Int,
-                               _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+    private static func decodeACFirst(_ block: UnsafeMutablePointer<Int16>, _ band: Band, _ table: UnsafePointer<Int32>,
+                                      _ zigzag: UnsafePointer<Int>, _ endOfBandRun: inout Int,
+                                      _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
         if endOfBandRun > 0 { endOfBandRun -= 1; return }
-        // The band in locals: the coefficient stores could alias `self` for all the optimizer knows.
-        let se = header.se, al = Int32(header.al)
-        var k = header.ss
+        let se = band.se, al = Int32(band.al)
+        var k = band.ss
         while k <= se {
             let rs = JPEGHuffmanTable.decode(table, &reader, bytes)
             let r = rs >> 4, s = rs & 15
@@ -248,12 +260,12 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
     /// G.1.2.3: a refinement scan of a spectral band. Coefficients already nonzero take a
     /// correction bit (added away from zero when set, once: a bit already applied is not
     /// applied again); a newly nonzero one becomes ±2^Al at the position its run reaches.
-    private func decodeACRefine(_ block: UnsafeMutablePointer<Int16>, _ table: UnsafePointer<Int32>,
-                                _ zigzag: UnsafePointer<Int>, _ endOfBandRun: inout Int,
-                                _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
-        let p1 = Int16(truncatingIfNeeded: 1 << header.al), m1 = Int16(truncatingIfNeeded: -1 << header.al)
-        let se = header.se
-        var k = header.ss
+    private static func decodeACRefine(_ block: UnsafeMutablePointer<Int16>, _ band: Band, _ table: UnsafePointer<Int32>,
+                                       _ zigzag: UnsafePointer<Int>, _ endOfBandRun: inout Int,
+                                       _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+        let p1 = Int16(truncatingIfNeeded: 1 << band.al), m1 = Int16(truncatingIfNeeded: -1 << band.al)
+        let se = band.se
+        var k = band.ss
         @inline(__always) func correct(_ coefficient: UnsafeMutablePointer<Int16>, _ reader: inout MSBBitReader) {
             if reader.read(1, bytes) != 0 && coefficient.pointee & p1 == 0 {
                 coefficient.pointee = coefficient.pointee &+ (coefficient.pointee >= 0 ? p1 : m1)
