@@ -58,6 +58,15 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
         return closed ? nil : free.removeLast()
     }
 
+    /// A job to fill if one is free now, without waiting: nil while all are submitted (the
+    /// thread is behind: the caller may do some of its work first), and after ``finish()`` or
+    /// ``close()``.
+    package func tryAcquire() -> Job? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return closed || free.isEmpty ? nil : free.removeLast()
+    }
+
     /// Hands a filled job to the thread (ignored after ``close()``).
     package func submit(_ job: consuming Job) {
         pthread_mutex_lock(mutex)

@@ -34,12 +34,14 @@ extension WorkerPool {
 
 /// The shared state of one ``WorkerPool/concurrentForEach(count:maxThreads:_:)``: the next
 /// index and the threads still inside the loop. `body` is only called before
-/// ``waitForHelpers()`` returns, which is what makes handing it to other threads sound.
+/// ``waitForHelpers()`` returns, which is what makes handing it to other threads sound; that
+/// call also lets go of it, as a helper's closure (which holds this object) may be released by
+/// its pool thread only after the loop has returned.
 private final class IndexLoop: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private let count: Int
-    private let body: (Int) -> Void
+    private var body: ((Int) -> Void)?
     private var next = 0
     private var helpers = 0
 
@@ -80,7 +82,7 @@ private final class IndexLoop: @unchecked Sendable {
 
     /// Takes indices until none is left (the caller's share, or a helper's whole life).
     func drain() {
-        while let index = take() { body(index) }
+        while let index = take() { body?(index) }
     }
 
     private func take() -> Int? {
@@ -91,9 +93,11 @@ private final class IndexLoop: @unchecked Sendable {
         return next - 1
     }
 
+    /// Waits until every helper has left, then lets go of `body`.
     func waitForHelpers() {
         pthread_mutex_lock(mutex)
         while helpers > 0 { pthread_cond_wait(condition, mutex) }
+        body = nil
         pthread_mutex_unlock(mutex)
     }
 }

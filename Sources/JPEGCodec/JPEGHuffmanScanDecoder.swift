@@ -87,8 +87,8 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
     /// until an MCU reads past the data. Returns how many MCUs it decoded. The buffers are
     /// acquired once for the run and the bit reader is a local (so that it stays in registers
     /// while coefficients are stored): this is the hot loop.
-    mutating func decodeRun(upTo runEnd: Int, dataEnded: Bool, _ coefficients: inout JPEGCoefficients) -> Int {
-        let grid = coefficients.grid, subsetting = coefficients.isSubset
+    mutating func decodeRun(upTo runEnd: Int, dataEnded: Bool, _ store: JPEGBlockStore) -> Int {
+        let grid = store.grid, subsetting = store.isSubset, bases = store.bases
         let blocks = layout.blocks, widths = layout.widths, heights = layout.heights
         let mcusPerLine = mcusPerLine, tables = tables, dcTable = dcTable, acTable = acTable
         let first = nextMCU
@@ -102,44 +102,42 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
         // The block procedures are static and take the band from a local, so that calling them
         // from these closures never copies `self` (which would retain every buffer it holds, per block).
         let band = band
-        coefficients.withBases { bases in
-            local.withReader { reader, bytes in
-                tables.withUnsafeBufferPointer { t in
-                    naturalOrder.withUnsafeBufferPointer { zigzag in
-                        keptNaturals.withUnsafeBufferPointer { naturals in
-                            withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { scratch in
-                                scratch.initialize(repeating: 0)
-                                var r = reader
-                                var mx = n % mcusPerLine, my = n / mcusPerLine
-                                repeat {
-                                    lastGood = n
-                                    for b in blocks {
-                                        let x = mx &* widths[b.scanComponent] &+ b.dx, y = my &* heights[b.scanComponent] &+ b.dy
-                                        let record = bases[b.component]! + grid.offset(b.component, x: x, y: y)
-                                        let s = b.scanComponent
-                                        let dc = t.baseAddress! + max(dcTable[s], 0), ac = t.baseAddress! + max(acTable[s], 0)
-                                        let keptCount = subsetting ? grid.keptCounts[b.component] : 0
-                                        if keptCount > 0 {
-                                            let kept = naturals.baseAddress! + 64 &* b.component
-                                            JPEGCoefficientSubset.expand(record, keptCount: keptCount, kept: kept, into: scratch.baseAddress!)
-                                            Self.decodeBlock(scratch.baseAddress!, band, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
-                                            JPEGCoefficientSubset.compact(scratch.baseAddress!, keptCount: keptCount, kept: kept, into: record)
-                                        } else if staged && bytes.count &- r.position >= Self.stagedBlockMargin {
-                                            Self.decodeStagedSequentialBlock(record, dc, ac, zigzag.baseAddress!, &state.predictors[s], &r, bytes.baseAddress!)
-                                        } else {
-                                            Self.decodeBlock(record, band, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
-                                        }
+        local.withReader { reader, bytes in
+            tables.withUnsafeBufferPointer { t in
+                naturalOrder.withUnsafeBufferPointer { zigzag in
+                    keptNaturals.withUnsafeBufferPointer { naturals in
+                        withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { scratch in
+                            scratch.initialize(repeating: 0)
+                            var r = reader
+                            var mx = n % mcusPerLine, my = n / mcusPerLine
+                            repeat {
+                                lastGood = n
+                                for b in blocks {
+                                    let x = mx &* widths[b.scanComponent] &+ b.dx, y = my &* heights[b.scanComponent] &+ b.dy
+                                    let record = bases[b.component]! + grid.offset(b.component, x: x, y: y)
+                                    let s = b.scanComponent
+                                    let dc = t.baseAddress! + max(dcTable[s], 0), ac = t.baseAddress! + max(acTable[s], 0)
+                                    let keptCount = subsetting ? grid.keptCounts[b.component] : 0
+                                    if keptCount > 0 {
+                                        let kept = naturals.baseAddress! + 64 &* b.component
+                                        JPEGCoefficientSubset.expand(record, keptCount: keptCount, kept: kept, into: scratch.baseAddress!)
+                                        Self.decodeBlock(scratch.baseAddress!, band, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
+                                        JPEGCoefficientSubset.compact(scratch.baseAddress!, keptCount: keptCount, kept: kept, into: record)
+                                    } else if staged && bytes.count &- r.position >= Self.stagedBlockMargin {
+                                        Self.decodeStagedSequentialBlock(record, dc, ac, zigzag.baseAddress!, &state.predictors[s], &r, bytes.baseAddress!)
+                                    } else {
+                                        Self.decodeBlock(record, band, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
                                     }
-                                    n &+= 1
-                                    mx &+= 1
-                                    if mx == mcusPerLine {
-                                        mx = 0
-                                        my &+= 1
-                                    }
-                                } while n < runEnd && r.count >= r.zeroBitsRead
-                                    && (dataEnded || bytes.count &- r.position >= margin)
-                                reader = r
-                            }
+                                }
+                                n &+= 1
+                                mx &+= 1
+                                if mx == mcusPerLine {
+                                    mx = 0
+                                    my &+= 1
+                                }
+                            } while n < runEnd && r.count >= r.zeroBitsRead
+                                && (dataEnded || bytes.count &- r.position >= margin)
+                            reader = r
                         }
                     }
                 }
