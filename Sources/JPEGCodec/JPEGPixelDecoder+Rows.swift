@@ -4,9 +4,11 @@ extension JPEGPixelDecoder {
     /// Sequential single scan: each MCU row is decoded, reconstructed, and its predecessor's
     /// pixels written (fancy upsampling needs the row below). With more than one thread a whole
     /// scan whose restart intervals have all arrived is decoded in bands at once
-    /// (``decodeIntervalBands(_:_:_:)``); otherwise the rows after the first that completes in
-    /// this call go through a ``JPEGRowPipeline``: entropy decoding here, the rest on a pool
-    /// thread. The row being decoded when the input runs out is kept for the next call.
+    /// (``decodeIntervalBands(_:_:_:)``); otherwise the rows go through a ``JPEGRowPipeline``:
+    /// entropy decoding here, the rest on a pool thread. While the scan's data is still
+    /// arriving, the pipeline starts only once a second row completes in the call (a download
+    /// fed in small pieces completes a row now and then, which a thread hand-off would only
+    /// slow). The row being decoded when the input runs out is kept for the next call.
     func decodeRows(_ decoder: inout JPEGScanDecoder, _ scan: JPEGScan, _ input: InputBuffer) {
         if rowsReconstructed == 0, decoder.nextMCU == 0, let finished = decodeIntervalBands(decoder, scan, input) {
             decoder = finished
@@ -18,7 +20,8 @@ extension JPEGPixelDecoder {
         var job = JPEGRowJob(coefficients: coefficients.take(), samples: rowSamples ?? transform.makeRows())
         rowSamples = nil
         var pipeline: JPEGRowPipeline?
-        var pipelineTried = false
+        var pipelineTried = false, rowsDone = 0
+        let dataAtHand = input.isFinal || scan.dataEnd != nil
         while rowsReconstructed < frame.mcuRows {
             let m = rowsReconstructed
             let first = min(m * scanRows * decoder.mcusPerLine, decoder.mcuCount)
@@ -28,7 +31,8 @@ extension JPEGPixelDecoder {
             guard decoder.nextMCU == end else { break }
             job.mcuRow = m
             rowsReconstructed += 1
-            if !pipelineTried && rowsReconstructed < frame.mcuRows {
+            rowsDone += 1
+            if !pipelineTried && (dataAtHand || rowsDone > 1) && rowsReconstructed < frame.mcuRows {
                 pipelineTried = true
                 pipeline = JPEGRowPipeline(writer: writer, maxThreads: maxThreads)
             }
