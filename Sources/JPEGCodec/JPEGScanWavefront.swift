@@ -13,9 +13,14 @@ import CodecCore
 /// on is past that row. Scans of different components, and the DC and AC scans of one, run side
 /// by side; a chain of refinements of one component runs as a wavefront.
 ///
-/// Threads take the scans in file order (``WorkerPool/concurrentForEach(count:maxThreads:_:)``)
-/// and a scan waits only on earlier ones, so the earliest unfinished scan is always running and
-/// never waits: no deadlock, whatever number of threads the pool gives.
+/// Threads take the scans in turn (``WorkerPool/concurrentForEach(count:maxThreads:_:)``), longest
+/// chain first: a scan's rank is its estimated work (blocks × coefficients of its band) plus the
+/// largest rank among the scans that depend on it, the order of list scheduling. In libjpeg's
+/// default script the luma's 6–63 band then starts at once beside its 1–5 band, and its two
+/// refinements run side by side as a wavefront, instead of the last refinement alone at the end.
+/// A scan's rank exceeds that of every scan depending on it, so a scan waits only on scans taken
+/// before it: the earliest unfinished scan in that order is always running and never waits, and
+/// there is no deadlock, whatever number of threads the pool gives.
 struct JPEGScanWavefront {
     /// One scan to decode: its decoder, header, and the earlier scans (indices into the list)
     /// it depends on.
@@ -25,7 +30,10 @@ struct JPEGScanWavefront {
         var dependencies: [Int] = []
     }
 
+    /// The scans, in file order.
     private(set) var tasks: [Task]
+    /// The order in which threads take them (indices into ``tasks``).
+    let order: [Int]
     private let frame: JPEGFrameHeader
 
     /// The scans to decode, in file order, with their dependencies; `subsets` says which
@@ -36,7 +44,19 @@ struct JPEGScanWavefront {
         for j in tasks.indices {
             tasks[j].dependencies = (0..<j).filter { Self.conflict(tasks[$0].header, tasks[j].header, frame, subsets) }
         }
+        var rank = tasks.map { Self.work($0.header, frame) }
+        for j in tasks.indices.reversed() {
+            for i in tasks[j].dependencies { rank[i] = max(rank[i], Self.work(tasks[i].header, frame) + rank[j]) }
+        }
+        order = tasks.indices.sorted { rank[$0] != rank[$1] ? rank[$0] > rank[$1] : $0 < $1 }
         self.tasks = tasks
+    }
+
+    /// A scan's estimated work: the blocks it covers times the coefficients of its band.
+    private static func work(_ scan: JPEGScanHeader, _ frame: JPEGFrameHeader) -> Int {
+        let blocks = scan.components.reduce(0) { $0 + frame.components[$1.index].blocksPerLine * frame.components[$1.index].blockRows }
+        let band = frame.isProgressive ? max(scan.se - scan.ss, 0) + 1 : 64
+        return max(blocks * band, 1)
     }
 
     /// Whether two scans code some of the same coefficients of a component.
@@ -53,9 +73,11 @@ struct JPEGScanWavefront {
     mutating func run(_ input: InputBuffer, into store: JPEGBlockStore, maxThreads: Int) {
         let board = ProgressBoard(pieces: tasks.count)
         let frame = frame
+        let order = order
         tasks.withUnsafeMutableBufferPointer { all in
             let tasks = UnsafeMutableBufferPointerBox(all)
-            WorkerPool.shared.concurrentForEach(count: tasks.pointer.count, maxThreads: maxThreads) { i in
+            WorkerPool.shared.concurrentForEach(count: order.count, maxThreads: maxThreads) { turn in
+                let i = order[turn]
                 Self.decode(&tasks.pointer[i], index: i, frame, input, store, board)
             }
         }
