@@ -177,7 +177,7 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
         case .dcFirst:
             decodeDC(block, s, dc, shift: band.al, &state, &reader, bytes)
         case .dcRefine:
-            if reader.read(1, bytes) != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << band.al) }
+            if reader.takeBits(1, bytes) != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << band.al) }
         case .acFirst:
             decodeACFirst(block, band, ac, zigzag, &state.endOfBandRun, &reader, bytes)
         case .acRefine:
@@ -191,7 +191,7 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
     private static func decodeDC(_ block: UnsafeMutablePointer<Int16>, _ s: Int, _ table: UnsafePointer<Int32>, shift: Int,
                                  _ state: inout BlockState, _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
         let size = JPEGHuffmanTable.decode(table, &reader, bytes)
-        let diff = size == 0 ? 0 : extend(Int32(reader.read(size, bytes)), size)
+        let diff = size == 0 ? 0 : extend(reader.takeBits(size, bytes), size)
         let prediction = state.predictors[s] &+ diff
         state.predictors[s] = prediction
         block[0] = Int16(truncatingIfNeeded: prediction &<< Int32(shift))
@@ -209,11 +209,11 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
         var k = 1
         while k < 64 {
             if reader.count < JPEGHuffmanTable.lookaheadBits { reader.refill(bytes) }
-            let entry = fast[Int(reader.peek(JPEGHuffmanTable.lookaheadBits))]
+            let entry = fast[reader.peekBits(JPEGHuffmanTable.lookaheadBits)]
             if entry != 0 {
                 k &+= Int((entry >> 8) & 0xFF)
                 block[zigzag[k]] = Int16(truncatingIfNeeded: entry >> 16)
-                reader.skip(Int(entry & 0xFF))
+                reader.dropBits(Int(entry & 0xFF))
                 k &+= 1
                 continue
             }
@@ -221,7 +221,7 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
             let r = rs >> 4, s = rs & 15
             if s != 0 {
                 k += r
-                block[zigzag[k]] = Int16(truncatingIfNeeded: extend(Int32(reader.read(s, bytes)), s))
+                block[zigzag[k]] = Int16(truncatingIfNeeded: extend(reader.takeBits(s, bytes), s))
                 k += 1
             } else {
                 if r != 15 { break }
@@ -242,14 +242,14 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
             let r = rs >> 4, s = rs & 15
             if s != 0 {
                 k += r
-                let value = extend(Int32(reader.read(s, bytes)), s)
+                let value = extend(reader.takeBits(s, bytes), s)
                 block[zigzag[k]] = Int16(truncatingIfNeeded: value &<< al)
                 k += 1
             } else if r == 15 {
                 k += 16
             } else {
                 endOfBandRun = (1 << r) - 1
-                if r > 0 { endOfBandRun += Int(reader.read(r, bytes)) }
+                if r > 0 { endOfBandRun += Int(reader.takeBits(r, bytes)) }
                 break
             }
         }
@@ -265,7 +265,7 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
         let se = band.se
         var k = band.ss
         @inline(__always) func correct(_ coefficient: UnsafeMutablePointer<Int16>, _ reader: inout MSBBitReader) {
-            if reader.read(1, bytes) != 0 && coefficient.pointee & p1 == 0 {
+            if reader.takeBits(1, bytes) != 0 && coefficient.pointee & p1 == 0 {
                 coefficient.pointee = coefficient.pointee &+ (coefficient.pointee >= 0 ? p1 : m1)
             }
         }
@@ -276,10 +276,10 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
                 let s = rs & 15
                 var value: Int16 = 0
                 if s != 0 {
-                    value = reader.read(1, bytes) != 0 ? p1 : m1
+                    value = reader.takeBits(1, bytes) != 0 ? p1 : m1
                 } else if r != 15 {
                     endOfBandRun = 1 << r
-                    if r > 0 { endOfBandRun += Int(reader.read(r, bytes)) }
+                    if r > 0 { endOfBandRun += Int(reader.takeBits(r, bytes)) }
                     break
                 }
                 repeat {
