@@ -5,10 +5,11 @@ import CodecCore
 ///
 /// Scans are coded independently (T.81 G.1.1: each has its own tables, restarts and end-of-band
 /// runs; a refinement scan reads only its own component's earlier bits), so what orders them is
-/// the coefficients they share: a scan depends on an earlier scan that codes some of the same
-/// coefficients of a component (overlapping spectral bands, G.1.1.1; for a thumbnail's component
-/// kept as a subset, ``JPEGCoefficientSubset``, any two scans of it, as both rewrite its
-/// record). A scan decoding a block needs only that block's earlier scans to have decoded it,
+/// the coefficients they share: a scan depends on an earlier scan that may write or read some of
+/// the same coefficients of a component (overlapping spectral bands, G.1.1.1, widened where
+/// corrupt data carries a Huffman-coded scan past its band, as libjpeg lets it; for a
+/// thumbnail's component kept as a subset, ``JPEGCoefficientSubset``, any two scans of it, as
+/// both rewrite its record). A scan decoding a block needs only that block's earlier scans to have decoded it,
 /// so it runs one MCU row at a time, waiting on a ``ProgressBoard`` until every scan it depends
 /// on is past that row. Scans of different components, and the DC and AC scans of one, run side
 /// by side; a chain of refinements of one component runs as a wavefront.
@@ -59,14 +60,24 @@ struct JPEGScanWavefront {
         return max(blocks * band, 1)
     }
 
-    /// Whether two scans code some of the same coefficients of a component.
+    /// Whether two scans may write or read some of the same coefficients of a component.
     private static func conflict(_ a: JPEGScanHeader, _ b: JPEGScanHeader, _ frame: JPEGFrameHeader, _ subsets: [Bool]) -> Bool {
-        // Sequential scans code whole blocks, whatever Ss and Se say.
-        let bandA = frame.isProgressive ? a.ss...max(a.ss, a.se) : 0...63
-        let bandB = frame.isProgressive ? b.ss...max(b.ss, b.se) : 0...63
+        let reachA = reach(a, frame), reachB = reach(b, frame)
         return a.components.contains { ca in
-            b.components.contains { cb in ca.index == cb.index && (subsets[ca.index] || bandA.overlaps(bandB)) }
+            b.components.contains { cb in ca.index == cb.index && (subsets[ca.index] || reachA.overlaps(reachB)) }
         }
+    }
+
+    /// The zigzag positions a scan may write or read: its band Ss…Se, and past Se where corrupt
+    /// data leads a Huffman-coded scan, as libjpeg's: a first AC scan's run may carry a
+    /// coefficient up to 15 positions beyond Se (G.1.2.2), a refinement's new coefficient one
+    /// beyond (G.1.2.3); positions from 64 on stand for 63 (``naturalOrder``). Sequential scans
+    /// code whole blocks, whatever Ss and Se say.
+    private static func reach(_ scan: JPEGScanHeader, _ frame: JPEGFrameHeader) -> ClosedRange<Int> {
+        guard frame.isProgressive else { return 0...63 }
+        guard scan.ss > 0 else { return 0...0 }
+        let overshoot = scan.ah == 0 ? 15 : 1
+        return scan.ss...min(max(scan.ss, scan.se) + overshoot, 63)
     }
 
     /// Decodes every scan as far as `input` goes into `store`, on up to `maxThreads` threads.
