@@ -10,9 +10,10 @@
 # photo, lossy with alpha of the 8.6 MP crop under a radial alpha (-q 80 with -alpha_q 100: a
 # predictor-coded ALPH, and -alpha_q 50: fewer levels, colour-indexed, libwebp's 8-bit alpha
 # path), and a 10-frame lossy animation of Kodak photos (img2webp -lossy).
-# JPEGs for JPEGBench (which runs this when .inputs/.complete-jpeg is missing): cjpeg -quality 90
-# of the 24 MP and 8.6 MP PNGs, baseline 4:2:0, baseline 4:4:4 and progressive 4:2:0, and the 24 MP
-# baseline 4:2:0 again with a Display P3 ICC profile (JPEGBench --srgb).
+# JPEGs for JPEGBench (which runs this when .inputs/.complete-jpeg2 is missing): cjpeg -quality 90
+# of the 24 MP and 8.6 MP PNGs, baseline 4:2:0, baseline 4:4:4, progressive 4:2:0 and baseline
+# 4:2:0 with a restart marker every MCU row (-restart 1: decoded in bands on several threads), and
+# the 24 MP baseline 4:2:0 again with a Display P3 ICC profile (JPEGBench --srgb).
 # Needs ImageMagick's `convert`, `dwebp`, `cwebp` and `img2webp` (Debian's webp) for the large files, `gifsicle` for
 # one animation (without it, ImageMagick's optimiser is used for that one too), `apngasm`
 # for the APNG (skipped without it), and `cjpeg` (Debian's libjpeg-turbo-progs) for the JPEGs.
@@ -142,6 +143,7 @@ if command -v cjpeg >/dev/null; then
         make "$size-420-q90-bryce.jpg" jpeg "$out/$size-rgb8-bryce.png" -sample 2x2,1x1,1x1
         make "$size-444-q90-bryce.jpg" jpeg "$out/$size-rgb8-bryce.png" -sample 1x1,1x1,1x1
         make "$size-420-prog-q90-bryce.jpg" jpeg "$out/$size-rgb8-bryce.png" -sample 2x2,1x1,1x1 -progressive
+        make "$size-420-rst-q90-bryce.jpg" jpeg "$out/$size-rgb8-bryce.png" -sample 2x2,1x1,1x1 -restart 1
     done
     # The 24 MP JPEG with a Display P3 profile in an APP2 after SOI (ICC.1 Annex B.4), for
     # JPEGBench --srgb: the colour conversion's cost against the decode.
@@ -181,4 +183,4 @@ if command -v cwebp >/dev/null && command -v img2webp >/dev/null; then
 else
     echo "make-inputs.sh: no cwebp/img2webp (apt: webp), WebPs skipped" >&2
 fi
-touch "$out/.complete" "$out/.complete-gif" "$out/.complete-8mp" "$out/.complete-jpeg" "$out/.complete-webp2"
+touch "$out/.complete" "$out/.complete-gif" "$out/.complete-8mp" "$out/.complete-jpeg" "$out/.complete-jpeg2" "$out/.complete-webp2"

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The second stage of a two-stage pipeline on a thread of ``WorkerPool/shared`` (never Swift
 /// concurrency's cooperative pool): the caller fills jobs and submits them; the stage's thread
 /// processes them one by one in the order submitted and hands each back for re-use. The thread
@@ -16,8 +8,7 @@ import Darwin
 /// Whatever `process` writes is visible to the caller after ``finish()`` (or after the
 /// ``acquire()`` that returns the job it processed): both take the same lock the thread does.
 package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let lock = ConditionLock()
     /// Processed (or never used) jobs, ready for the caller.
     private var free: [Job]
     /// Submitted jobs not yet taken by the thread, oldest first (a taken one is nil, so that
@@ -32,62 +23,58 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
     /// Starts the stage on a thread of `pool`; nil when the pool has none free (the caller then
     /// does the work itself). `process` runs on the stage's thread only.
     package init?(jobs: [Job], pool: WorkerPool = .shared, process: @escaping @Sendable (inout Job) -> Void) {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
         free = jobs
         guard pool.tryStart({ [self] in run(process) }) else { return nil }
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
     }
 
     /// A job to fill: one never used or already processed; waits while all are submitted.
     /// nil after ``finish()`` or ``close()``.
     package func acquire() -> Job? {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while free.isEmpty && !closed { pthread_cond_wait(condition, mutex) }
+        lock.lock()
+        defer { lock.unlock() }
+        while free.isEmpty && !closed { lock.wait() }
         return closed ? nil : free.removeLast()
+    }
+
+    /// A job to fill if one is free now, without waiting: nil while all are submitted (the
+    /// thread is behind: the caller may do some of its work first), and after ``finish()`` or
+    /// ``close()``.
+    package func tryAcquire() -> Job? {
+        lock.lock()
+        defer { lock.unlock() }
+        return closed || free.isEmpty ? nil : free.removeLast()
     }
 
     /// Hands a filled job to the thread (ignored after ``close()``).
     package func submit(_ job: consuming Job) {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         if !closed { pending.append(job) }
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        lock.broadcast()
+        lock.unlock()
     }
 
     /// Waits until every submitted job is processed and the thread has ended.
     package func finish() {
-        pthread_mutex_lock(mutex)
-        while pendingStart < pending.count || busy > 0 { pthread_cond_wait(condition, mutex) }
+        lock.lock()
+        while pendingStart < pending.count || busy > 0 { lock.wait() }
         closed = true
-        pthread_cond_broadcast(condition)
-        while !exited { pthread_cond_wait(condition, mutex) }
-        pthread_mutex_unlock(mutex)
+        lock.broadcast()
+        while !exited { lock.wait() }
+        lock.unlock()
     }
 
     /// Ends the thread without waiting: submitted jobs not yet started are dropped.
     package func close() {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         closed = true
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        lock.broadcast()
+        lock.unlock()
     }
 
     private func run(_ process: (inout Job) -> Void) {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         while true {
-            while pendingStart == pending.count && !closed { pthread_cond_wait(condition, mutex) }
+            while pendingStart == pending.count && !closed { lock.wait() }
             if closed { break }
             let taken = pending[pendingStart]
             pending[pendingStart] = nil
@@ -98,15 +85,15 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
             }
             guard var job = taken else { continue }
             busy += 1
-            pthread_mutex_unlock(mutex)
+            lock.unlock()
             process(&job)
-            pthread_mutex_lock(mutex)
+            lock.lock()
             busy -= 1
             free.append(job)
-            pthread_cond_broadcast(condition)
+            lock.broadcast()
         }
         exited = true
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        lock.broadcast()
+        lock.unlock()
     }
 }

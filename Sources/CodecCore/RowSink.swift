@@ -90,6 +90,14 @@ package struct RowSink: Sendable {
         }
     }
 
+    /// Calls `body` with the image's first pixel, for a decoder that writes disjoint rows from
+    /// several threads at once (each row whole, `width × bytesPerPixel` bytes); nil for a
+    /// thumbnail, whose resampler takes rows in order only (``write(rows:_:)``).
+    package mutating func withImagePixels<R>(_ body: (UnsafeMutablePointer<UInt8>) -> R) -> R? {
+        guard resampler == nil else { return nil }
+        return pixels.withUnsafeMutableBufferPointer { out in out.baseAddress.map(body) }
+    }
+
     /// `count` pixels of row `y` at columns `x`, `x + step`, `x + 2·step`… (an interlaced
     /// pass): `body` writes them at the pointer it is given, the number of pixels it passes
     /// apart.

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The few real threads that every decode and encode of the process shares (``shared``), so that
 /// many images at once never run more threads than the machine has cores.
 ///
@@ -22,8 +14,7 @@ package final class WorkerPool: @unchecked Sendable {
 
     /// The most threads the pool makes.
     package let capacity: Int
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let lock = ConditionLock()
     /// Work handed over and not yet picked up by a thread, oldest first.
     private var handedOver: [Work] = []
     /// Threads waiting for work.
@@ -32,42 +23,29 @@ package final class WorkerPool: @unchecked Sendable {
 
     package init(capacity: Int) {
         self.capacity = max(capacity, 1)
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
     }
 
     /// Runs `body` on one of the pool's threads; false when all are busy (or the system refuses
     /// a new one): the caller then does the work itself.
     package func tryStart(_ body: @escaping @Sendable () -> Void) -> Bool {
         let work = Work(body)
-        pthread_mutex_lock(mutex)
+        lock.lock()
         if waiting > handedOver.count {
             handedOver.append(work)
-            pthread_cond_signal(condition)
-            pthread_mutex_unlock(mutex)
+            lock.signal()
+            lock.unlock()
             return true
         }
         guard started < capacity else {
-            pthread_mutex_unlock(mutex)
+            lock.unlock()
             return false
         }
         started += 1
         handedOver.append(work)
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         if DetachedThread.start({ [self] in serve() }) { return true }
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         started -= 1
         // Another thread may have picked the work up meanwhile; then it runs.
         guard let index = handedOver.firstIndex(where: { $0 === work }) else { return true }
@@ -82,10 +60,10 @@ package final class WorkerPool: @unchecked Sendable {
     }
 
     private func waitForWork() -> Work {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         waiting += 1
-        while handedOver.isEmpty { pthread_cond_wait(condition, mutex) }
+        while handedOver.isEmpty { lock.wait() }
         waiting -= 1
         return handedOver.removeFirst()
     }

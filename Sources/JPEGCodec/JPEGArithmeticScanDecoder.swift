@@ -160,7 +160,7 @@ struct JPEGArithmeticScanDecoder: JPEGIntervalDecoding {
     /// `runEnd`, all of one restart interval, while the margin holds or the data has ended, or
     /// until a code overflows. Returns how many MCUs it decoded. The buffers are acquired once
     /// for the run: this is the hot loop.
-    mutating func decodeRun(upTo runEnd: Int, dataEnded: Bool, _ coefficients: inout JPEGCoefficients) -> Int {
+    mutating func decodeRun(upTo runEnd: Int, dataEnded: Bool, _ store: JPEGBlockStore) -> Int {
         // The stream and the statistics are moved out while in use, so that the block decoders
         // may update the predictors and contexts (no copy of either buffer is made).
         var local = JPEGEntropyStream(start: 0)
@@ -171,48 +171,46 @@ struct JPEGArithmeticScanDecoder: JPEGIntervalDecoding {
             swap(&local, &stream)
             swap(&stats, &statistics)
         }
-        let grid = coefficients.grid, subsetting = coefficients.isSubset
+        let grid = store.grid, subsetting = store.isSubset, bases = store.bases
         let blocks = layout.blocks, widths = layout.widths, heights = layout.heights
         let margin = margin, mcusPerLine = mcusPerLine
         let first = nextMCU
         var n = first
         let keptNaturals = grid.keptNaturals
-        coefficients.withBases { bases in
-            local.withBytes { position, bytes in
-                stats.withUnsafeMutableBufferPointer { st in
-                    JPEGQMTable.entries.withUnsafeBufferPointer { table in
-                        naturalOrder.withUnsafeBufferPointer { zigzag in
-                            keptNaturals.withUnsafeBufferPointer { naturals in
-                                withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { scratch in
-                                    scratch.initialize(repeating: 0)
-                                    var d = JPEGArithmeticDecoder(registers: registers, position: position, bytes: bytes, table: table.baseAddress!)
-                                    var mx = n % mcusPerLine, my = n / mcusPerLine
-                                    repeat {
-                                        for b in blocks {
-                                            let x = mx * widths[b.scanComponent] + b.dx
-                                            let y = my * heights[b.scanComponent] + b.dy
-                                            let record = bases[b.component]! + grid.offset(b.component, x: x, y: y)
-                                            let keptCount = subsetting ? grid.keptCounts[b.component] : 0
-                                            if keptCount > 0 {
-                                                let kept = naturals.baseAddress! + 64 &* b.component
-                                                JPEGCoefficientSubset.expand(record, keptCount: keptCount, kept: kept, into: scratch.baseAddress!)
-                                                decodeBlock(scratch.baseAddress!, b.scanComponent, &d, st.baseAddress!, zigzag.baseAddress!)
-                                                JPEGCoefficientSubset.compact(scratch.baseAddress!, keptCount: keptCount, kept: kept, into: record)
-                                            } else {
-                                                decodeBlock(record, b.scanComponent, &d, st.baseAddress!, zigzag.baseAddress!)
-                                            }
-                                            if halted { break }
+        local.withBytes { position, bytes in
+            stats.withUnsafeMutableBufferPointer { st in
+                JPEGQMTable.entries.withUnsafeBufferPointer { table in
+                    naturalOrder.withUnsafeBufferPointer { zigzag in
+                        keptNaturals.withUnsafeBufferPointer { naturals in
+                            withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { scratch in
+                                scratch.initialize(repeating: 0)
+                                var d = JPEGArithmeticDecoder(registers: registers, position: position, bytes: bytes, table: table.baseAddress!)
+                                var mx = n % mcusPerLine, my = n / mcusPerLine
+                                repeat {
+                                    for b in blocks {
+                                        let x = mx * widths[b.scanComponent] + b.dx
+                                        let y = my * heights[b.scanComponent] + b.dy
+                                        let record = bases[b.component]! + grid.offset(b.component, x: x, y: y)
+                                        let keptCount = subsetting ? grid.keptCounts[b.component] : 0
+                                        if keptCount > 0 {
+                                            let kept = naturals.baseAddress! + 64 &* b.component
+                                            JPEGCoefficientSubset.expand(record, keptCount: keptCount, kept: kept, into: scratch.baseAddress!)
+                                            decodeBlock(scratch.baseAddress!, b.scanComponent, &d, st.baseAddress!, zigzag.baseAddress!)
+                                            JPEGCoefficientSubset.compact(scratch.baseAddress!, keptCount: keptCount, kept: kept, into: record)
+                                        } else {
+                                            decodeBlock(record, b.scanComponent, &d, st.baseAddress!, zigzag.baseAddress!)
                                         }
-                                        n += 1
-                                        mx += 1
-                                        if mx == mcusPerLine {
-                                            mx = 0
-                                            my += 1
-                                        }
-                                    } while n < runEnd && !halted && (dataEnded || bytes.count - d.position >= margin)
-                                    registers = d.registers
-                                    position = d.position
-                                }
+                                        if halted { break }
+                                    }
+                                    n += 1
+                                    mx += 1
+                                    if mx == mcusPerLine {
+                                        mx = 0
+                                        my += 1
+                                    }
+                                } while n < runEnd && !halted && (dataEnded || bytes.count - d.position >= margin)
+                                registers = d.registers
+                                position = d.position
                             }
                         }
                     }

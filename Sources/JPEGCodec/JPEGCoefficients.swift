@@ -41,7 +41,15 @@ struct JPEGCoefficients {
     }
 
     /// Whether any component keeps a subset of its coefficients.
-    var isSubset: Bool { grid.keptCounts.contains { $0 > 0 } }
+    var isSubset: Bool { grid.isSubset }
+
+    /// These coefficients, leaving this value without storage (so that the one returned holds
+    /// the only reference to the buffers and is changed in place).
+    mutating func take() -> JPEGCoefficients {
+        let all = self
+        storage = []
+        return all
+    }
 
     /// Sets every coefficient to zero (before an MCU row of a sequential scan is decoded).
     mutating func clear() {
@@ -56,11 +64,10 @@ struct JPEGCoefficients {
         grid.offset(c, x: x, y: y)
     }
 
-    /// Calls `body` with the first coefficient of each component (a frame has at most four),
-    /// for a decoder that addresses blocks through ``grid``; the storage is moved out meanwhile,
-    /// so that no buffer is copied.
-    mutating func withBases<R>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<Int16>?>) -> R) -> R {
-        let count = storage.count
+    /// Calls `body` with a ``JPEGBlockStore`` over these coefficients (a frame has at most four
+    /// components); the storage is moved out meanwhile, so that no buffer is copied.
+    mutating func withStore<R>(_ body: (JPEGBlockStore) -> R) -> R {
+        let count = storage.count, grid = grid
         var p0 = [Int16](), p1 = [Int16](), p2 = [Int16](), p3 = [Int16]()
         if count > 0 { swap(&p0, &storage[0]) }
         if count > 1 { swap(&p1, &storage[1]) }
@@ -82,13 +89,25 @@ struct JPEGCoefficients {
                             bases[1] = b1.baseAddress
                             bases[2] = b2.baseAddress
                             bases[3] = b3.baseAddress
-                            return body(bases.baseAddress!)
+                            return body(JPEGBlockStore(grid: grid, bases: bases.baseAddress!))
                         }
                     }
                 }
             }
         }
     }
+}
+
+/// Where a scan decoder writes blocks: the grid, and the first coefficient of each component's
+/// storage (``JPEGCoefficients/withStore(_:)``, inside which alone the pointers are valid).
+/// Scans decoded at once on several threads (``JPEGScanWavefront``) share one store, each
+/// writing only coefficients no other running scan reads or writes.
+struct JPEGBlockStore: @unchecked Sendable {
+    let grid: JPEGBlockGrid
+    let bases: UnsafeMutablePointer<UnsafeMutablePointer<Int16>?>
+
+    /// Whether any component keeps a subset of its coefficients.
+    var isSubset: Bool { grid.isSubset }
 }
 
 /// Where each component's blocks lie in ``JPEGCoefficients/storage``: blocks per line, block
@@ -113,6 +132,9 @@ struct JPEGBlockGrid {
         }
         keptNaturals = naturals
     }
+
+    /// Whether any component keeps a subset of its coefficients.
+    var isSubset: Bool { keptCounts.contains { $0 > 0 } }
 
     /// The offset of block (`x`, `y`) of component `c`, with `y` taken modulo the rows held.
     @inline(__always)

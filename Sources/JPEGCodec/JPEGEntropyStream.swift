@@ -34,6 +34,18 @@ struct JPEGEntropyStream {
         stagingCapacity = capacity
     }
 
+    /// Forgets everything staged and reads on from `position`, the first byte of restart
+    /// interval `k`'s data: the marker expected after it is RST(k mod 8).
+    mutating func seek(toInterval k: Int, at position: Int) {
+        inputPosition = position
+        marker = nil
+        unstuffer = ByteUnstuffer()
+        reader = MSBBitReader()
+        stagedEnd = 0
+        ranOut = false
+        nextRestart = k & 7
+    }
+
     /// Whether the scan's data has been staged to its end marker (or the end of final input).
     func isDataEnded(inputFinal: Bool, inputCount: Int) -> Bool {
         marker != nil || (inputFinal && inputPosition >= inputCount)

@@ -61,7 +61,7 @@ package struct JPEGFormat: FrameFormat {
             throw .limitExceeded("JPEG image and coefficient buffers exceed Limits.maxBytesHeld")
         }
         let job = JPEGPixelDecoder(frame: frame, firstScan: first.header, colorSpace: colorSpace,
-                                   scaledSize: scaledSize, thumbnail: thumbnail)
+                                   scaledSize: scaledSize, thumbnail: thumbnail, maxThreads: options.maxThreads)
         job.colorTransform = JPEGColorManagement.transform(options: options, colorSpace: colorSpace, profile: container.metadata.iccProfile)
         return job
     }

@@ -7,7 +7,8 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
     enum Procedure { case sequential, dcFirst, dcRefine, acFirst, acRefine }
 
     let procedure: Procedure
-    private let header: JPEGScanHeader
+    /// The scan's procedure, spectral band and Al, for the block decoders.
+    private let band: Band
     /// Every table the scan uses, one after another (``JPEGHuffmanTable/data``), and where
     /// each scan component's DC and AC table starts in it (−1: not used by this scan).
     private let tables: [Int32]
@@ -34,8 +35,8 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
     /// an invalid progression (G.1.1.1) and invalid Huffman tables.
     init(frame: JPEGFrameHeader, scan: JPEGScan) throws(DecodingError) {
         let h = scan.header
-        header = h
         procedure = try Self.procedure(frame: frame, header: h)
+        band = Band(procedure: procedure, ss: h.ss, se: h.se, al: h.al)
         let needsDC = procedure == .sequential || procedure == .dcFirst
         let needsAC = procedure == .sequential || procedure == .acFirst || procedure == .acRefine
         var data: [Int32] = [], dc: [Int] = [], ac: [Int] = []
@@ -86,8 +87,8 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
     /// until an MCU reads past the data. Returns how many MCUs it decoded. The buffers are
     /// acquired once for the run and the bit reader is a local (so that it stays in registers
     /// while coefficients are stored): this is the hot loop.
-    mutating func decodeRun(upTo runEnd: Int, dataEnded: Bool, _ coefficients: inout JPEGCoefficients) -> Int {
-        let grid = coefficients.grid, subsetting = coefficients.isSubset
+    mutating func decodeRun(upTo runEnd: Int, dataEnded: Bool, _ store: JPEGBlockStore) -> Int {
+        let grid = store.grid, subsetting = store.isSubset, bases = store.bases
         let blocks = layout.blocks, widths = layout.widths, heights = layout.heights
         let mcusPerLine = mcusPerLine, tables = tables, dcTable = dcTable, acTable = acTable
         let first = nextMCU
@@ -98,44 +99,45 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
         defer { swap(&local, &stream) }
         let keptNaturals = grid.keptNaturals
         let staged = procedure == .sequential
-        coefficients.withBases { bases in
-            local.withReader { reader, bytes in
-                tables.withUnsafeBufferPointer { t in
-                    naturalOrder.withUnsafeBufferPointer { zigzag in
-                        keptNaturals.withUnsafeBufferPointer { naturals in
-                            withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { scratch in
-                                scratch.initialize(repeating: 0)
-                                var r = reader
-                                var mx = n % mcusPerLine, my = n / mcusPerLine
-                                repeat {
-                                    lastGood = n
-                                    for b in blocks {
-                                        let x = mx &* widths[b.scanComponent] &+ b.dx, y = my &* heights[b.scanComponent] &+ b.dy
-                                        let record = bases[b.component]! + grid.offset(b.component, x: x, y: y)
-                                        let s = b.scanComponent
-                                        let dc = t.baseAddress! + max(dcTable[s], 0), ac = t.baseAddress! + max(acTable[s], 0)
-                                        let keptCount = subsetting ? grid.keptCounts[b.component] : 0
-                                        if keptCount > 0 {
-                                            let kept = naturals.baseAddress! + 64 &* b.component
-                                            JPEGCoefficientSubset.expand(record, keptCount: keptCount, kept: kept, into: scratch.baseAddress!)
-                                            decodeBlock(scratch.baseAddress!, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
-                                            JPEGCoefficientSubset.compact(scratch.baseAddress!, keptCount: keptCount, kept: kept, into: record)
-                                        } else if staged && bytes.count &- r.position >= Self.stagedBlockMargin {
-                                            Self.decodeStagedSequentialBlock(record, dc, ac, zigzag.baseAddress!, &state.predictors[s], &r, bytes.baseAddress!)
-                                        } else {
-                                            decodeBlock(record, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
-                                        }
+        // The block procedures are static and take the band from a local, so that calling them
+        // from these closures never copies `self` (which would retain every buffer it holds, per block).
+        let band = band
+        local.withReader { reader, bytes in
+            tables.withUnsafeBufferPointer { t in
+                naturalOrder.withUnsafeBufferPointer { zigzag in
+                    keptNaturals.withUnsafeBufferPointer { naturals in
+                        withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { scratch in
+                            scratch.initialize(repeating: 0)
+                            var r = reader
+                            var mx = n % mcusPerLine, my = n / mcusPerLine
+                            repeat {
+                                lastGood = n
+                                for b in blocks {
+                                    let x = mx &* widths[b.scanComponent] &+ b.dx, y = my &* heights[b.scanComponent] &+ b.dy
+                                    let record = bases[b.component]! + grid.offset(b.component, x: x, y: y)
+                                    let s = b.scanComponent
+                                    let dc = t.baseAddress! + max(dcTable[s], 0), ac = t.baseAddress! + max(acTable[s], 0)
+                                    let keptCount = subsetting ? grid.keptCounts[b.component] : 0
+                                    if keptCount > 0 {
+                                        let kept = naturals.baseAddress! + 64 &* b.component
+                                        JPEGCoefficientSubset.expand(record, keptCount: keptCount, kept: kept, into: scratch.baseAddress!)
+                                        Self.decodeBlock(scratch.baseAddress!, band, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
+                                        JPEGCoefficientSubset.compact(scratch.baseAddress!, keptCount: keptCount, kept: kept, into: record)
+                                    } else if staged && bytes.count &- r.position >= Self.stagedBlockMargin {
+                                        Self.decodeStagedSequentialBlock(record, dc, ac, zigzag.baseAddress!, &state.predictors[s], &r, bytes.baseAddress!)
+                                    } else {
+                                        Self.decodeBlock(record, band, s, dc, ac, zigzag.baseAddress!, &state, &r, bytes)
                                     }
-                                    n &+= 1
-                                    mx &+= 1
-                                    if mx == mcusPerLine {
-                                        mx = 0
-                                        my &+= 1
-                                    }
-                                } while n < runEnd && r.count >= r.zeroBitsRead
-                                    && (dataEnded || bytes.count &- r.position >= margin)
-                                reader = r
-                            }
+                                }
+                                n &+= 1
+                                mx &+= 1
+                                if mx == mcusPerLine {
+                                    mx = 0
+                                    my &+= 1
+                                }
+                            } while n < runEnd && r.count >= r.zeroBitsRead
+                                && (dataEnded || bytes.count &- r.position >= margin)
+                            reader = r
                         }
                     }
                 }
@@ -153,24 +155,33 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
         var endOfBandRun = 0
     }
 
+    /// What a block's decoding needs of the scan header: the procedure, the spectral band
+    /// Ss…Se and the successive-approximation bit Al (G.1.1.1).
+    struct Band {
+        let procedure: Procedure
+        let ss: Int
+        let se: Int
+        let al: Int
+    }
+
     /// Decodes one block of scan component `s` with its DC and AC tables (``JPEGHuffmanTable/data``
     /// runs); `zigzag` is ``naturalOrder``.
     @inline(__always)
-    private func decodeBlock(_ block: UnsafeMutablePointer<Int16>, _ s: Int, _ dc: UnsafePointer<Int32>, _ ac: UnsafePointer<Int32>,
-                             _ zigzag: UnsafePointer<Int>, _ state: inout BlockState,
-                             _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
-        switch procedure {
+    private static func decodeBlock(_ block: UnsafeMutablePointer<Int16>, _ band: Band, _ s: Int, _ dc: UnsafePointer<Int32>,
+                                    _ ac: UnsafePointer<Int32>, _ zigzag: UnsafePointer<Int>, _ state: inout BlockState,
+                                    _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+        switch band.procedure {
         case .sequential:
-            Self.decodeDC(block, s, dc, shift: 0, &state, &reader, bytes)
-            Self.decodeSequentialAC(block, ac, zigzag, &reader, bytes)
+            decodeDC(block, s, dc, shift: 0, &state, &reader, bytes)
+            decodeSequentialAC(block, ac, zigzag, &reader, bytes)
         case .dcFirst:
-            Self.decodeDC(block, s, dc, shift: header.al, &state, &reader, bytes)
+            decodeDC(block, s, dc, shift: band.al, &state, &reader, bytes)
         case .dcRefine:
-            if reader.read(1, bytes) != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << header.al) }
+            if reader.takeBits(1, bytes) != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << band.al) }
         case .acFirst:
-            decodeACFirst(block, ac, zigzag, &state.endOfBandRun, &reader, bytes)
+            decodeACFirst(block, band, ac, zigzag, &state.endOfBandRun, &reader, bytes)
         case .acRefine:
-            decodeACRefine(block, ac, zigzag, &state.endOfBandRun, &reader, bytes)
+            decodeACRefine(block, band, ac, zigzag, &state.endOfBandRun, &reader, bytes)
         }
     }
 
@@ -180,7 +191,7 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
     private static func decodeDC(_ block: UnsafeMutablePointer<Int16>, _ s: Int, _ table: UnsafePointer<Int32>, shift: Int,
                                  _ state: inout BlockState, _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
         let size = JPEGHuffmanTable.decode(table, &reader, bytes)
-        let diff = size == 0 ? 0 : extend(Int32(reader.read(size, bytes)), size)
+        let diff = size == 0 ? 0 : extend(reader.takeBits(size, bytes), size)
         let prediction = state.predictors[s] &+ diff
         state.predictors[s] = prediction
         block[0] = Int16(truncatingIfNeeded: prediction &<< Int32(shift))
@@ -198,11 +209,11 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
         var k = 1
         while k < 64 {
             if reader.count < JPEGHuffmanTable.lookaheadBits { reader.refill(bytes) }
-            let entry = fast[Int(reader.peek(JPEGHuffmanTable.lookaheadBits))]
+            let entry = fast[reader.peekBits(JPEGHuffmanTable.lookaheadBits)]
             if entry != 0 {
                 k &+= Int((entry >> 8) & 0xFF)
                 block[zigzag[k]] = Int16(truncatingIfNeeded: entry >> 16)
-                reader.skip(Int(entry & 0xFF))
+                reader.dropBits(Int(entry & 0xFF))
                 k &+= 1
                 continue
             }
@@ -210,7 +221,7 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
             let r = rs >> 4, s = rs & 15
             if s != 0 {
                 k += r
-                block[zigzag[k]] = Int16(truncatingIfNeeded: extend(Int32(reader.read(s, bytes)), s))
+                block[zigzag[k]] = Int16(truncatingIfNeeded: extend(reader.takeBits(s, bytes), s))
                 k += 1
             } else {
                 if r != 15 { break }
@@ -220,26 +231,25 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
     }
 
     /// G.1.2.2: the first scan of a spectral band, with end-of-band runs.
-    private func decodeACFirst(_ block: UnsafeMutablePointer<Int16>, _ table: UnsafePointer<Int32>,
-                               _ zigzag: UnsafePointer<Int>, _ endOfBandRun: inout Int,
-                               _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+    private static func decodeACFirst(_ block: UnsafeMutablePointer<Int16>, _ band: Band, _ table: UnsafePointer<Int32>,
+                                      _ zigzag: UnsafePointer<Int>, _ endOfBandRun: inout Int,
+                                      _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
         if endOfBandRun > 0 { endOfBandRun -= 1; return }
-        // The band in locals: the coefficient stores could alias `self` for all the optimizer knows.
-        let se = header.se, al = Int32(header.al)
-        var k = header.ss
+        let se = band.se, al = Int32(band.al)
+        var k = band.ss
         while k <= se {
             let rs = JPEGHuffmanTable.decode(table, &reader, bytes)
             let r = rs >> 4, s = rs & 15
             if s != 0 {
                 k += r
-                let value = extend(Int32(reader.read(s, bytes)), s)
+                let value = extend(reader.takeBits(s, bytes), s)
                 block[zigzag[k]] = Int16(truncatingIfNeeded: value &<< al)
                 k += 1
             } else if r == 15 {
                 k += 16
             } else {
                 endOfBandRun = (1 << r) - 1
-                if r > 0 { endOfBandRun += Int(reader.read(r, bytes)) }
+                if r > 0 { endOfBandRun += Int(reader.takeBits(r, bytes)) }
                 break
             }
         }
@@ -248,14 +258,14 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
     /// G.1.2.3: a refinement scan of a spectral band. Coefficients already nonzero take a
     /// correction bit (added away from zero when set, once: a bit already applied is not
     /// applied again); a newly nonzero one becomes ±2^Al at the position its run reaches.
-    private func decodeACRefine(_ block: UnsafeMutablePointer<Int16>, _ table: UnsafePointer<Int32>,
-                                _ zigzag: UnsafePointer<Int>, _ endOfBandRun: inout Int,
-                                _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
-        let p1 = Int16(truncatingIfNeeded: 1 << header.al), m1 = Int16(truncatingIfNeeded: -1 << header.al)
-        let se = header.se
-        var k = header.ss
+    private static func decodeACRefine(_ block: UnsafeMutablePointer<Int16>, _ band: Band, _ table: UnsafePointer<Int32>,
+                                       _ zigzag: UnsafePointer<Int>, _ endOfBandRun: inout Int,
+                                       _ reader: inout MSBBitReader, _ bytes: UnsafeBufferPointer<UInt8>) {
+        let p1 = Int16(truncatingIfNeeded: 1 << band.al), m1 = Int16(truncatingIfNeeded: -1 << band.al)
+        let se = band.se
+        var k = band.ss
         @inline(__always) func correct(_ coefficient: UnsafeMutablePointer<Int16>, _ reader: inout MSBBitReader) {
-            if reader.read(1, bytes) != 0 && coefficient.pointee & p1 == 0 {
+            if reader.takeBits(1, bytes) != 0 && coefficient.pointee & p1 == 0 {
                 coefficient.pointee = coefficient.pointee &+ (coefficient.pointee >= 0 ? p1 : m1)
             }
         }
@@ -266,10 +276,10 @@ struct JPEGHuffmanScanDecoder: JPEGIntervalDecoding {
                 let s = rs & 15
                 var value: Int16 = 0
                 if s != 0 {
-                    value = reader.read(1, bytes) != 0 ? p1 : m1
+                    value = reader.takeBits(1, bytes) != 0 ? p1 : m1
                 } else if r != 15 {
                     endOfBandRun = 1 << r
-                    if r > 0 { endOfBandRun += Int(reader.read(r, bytes)) }
+                    if r > 0 { endOfBandRun += Int(reader.takeBits(r, bytes)) }
                     break
                 }
                 repeat {

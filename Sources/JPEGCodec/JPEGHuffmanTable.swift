@@ -70,14 +70,14 @@ struct JPEGHuffmanTable {
     @inline(__always)
     static func decode(_ table: UnsafePointer<Int32>, _ reader: inout MSBBitReader, _ buffer: UnsafeBufferPointer<UInt8>) -> Int {
         if reader.count < 17 { reader.refill(buffer) }
-        let entry = table[Int(reader.peek(lookaheadBits))]
+        let entry = table[reader.peekBits(lookaheadBits)]
         let length = Int(entry >> 8)
         if length <= lookaheadBits {
-            reader.skip(length)
+            reader.dropBits(length)
             return Int(entry & 0xFF)
         }
         let (codeLength, symbol) = decodeLong(table, reader.bits)
-        reader.skip(codeLength)
+        reader.dropBits(codeLength)
         return symbol
     }
 

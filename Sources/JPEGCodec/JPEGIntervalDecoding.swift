@@ -18,14 +18,24 @@ protocol JPEGIntervalDecoding {
     /// Resets what a restart resets (predictions, statistics, end-of-band run).
     mutating func restartEntropyCoding()
     /// Decodes MCUs from ``nextMCU`` (at least one, whose margin the caller has checked) up to
-    /// `runEnd`; returns how many.
-    mutating func decodeRun(upTo runEnd: Int, dataEnded: Bool, _ coefficients: inout JPEGCoefficients) -> Int
+    /// `runEnd` into `store`; returns how many.
+    mutating func decodeRun(upTo runEnd: Int, dataEnded: Bool, _ store: JPEGBlockStore) -> Int
 }
 
 extension JPEGIntervalDecoding {
-    /// Decodes MCUs while their data has arrived, up to MCU `limit` (exclusive). Returns
-    /// whether any MCU was decoded.
-    mutating func decode(_ input: InputBuffer, into coefficients: inout JPEGCoefficients, until limit: Int) -> Bool {
+    /// Starts over at the beginning of restart interval `k`, whose data begins at `position`
+    /// (just after the RSTn marker that ends interval k − 1): the state a restart leaves, the
+    /// next marker expected that after interval k.
+    mutating func seek(toInterval k: Int, at position: Int) {
+        stream.seek(toInterval: k, at: position)
+        restartEntropyCoding()
+        restartsToGo = restartInterval
+        nextMCU = k * restartInterval
+    }
+
+    /// Decodes MCUs while their data has arrived, up to MCU `limit` (exclusive), into `store`.
+    /// Returns whether any MCU was decoded.
+    mutating func decode(_ input: InputBuffer, into store: JPEGBlockStore, until limit: Int) -> Bool {
         let start = nextMCU
         let end = min(limit, mcuCount)
         stream.stage(input)
@@ -43,7 +53,7 @@ extension JPEGIntervalDecoding {
                 if !stream.canDecode(margin: margin, inputFinal: false, inputCount: input.count) { stream.stage(input) }
                 guard stream.canDecode(margin: margin, inputFinal: input.isFinal, inputCount: input.count) else { break }
                 let ended = stream.isDataEnded(inputFinal: input.isFinal, inputCount: input.count)
-                count = decodeRun(upTo: runEnd, dataEnded: ended, &coefficients)
+                count = decodeRun(upTo: runEnd, dataEnded: ended, store)
             }
             restartsToGo -= count
             nextMCU += count

@@ -34,6 +34,11 @@ struct JPEGOutputGeometry: Equatable {
         }
     }
 
+    /// The bytes of one MCU row of every component's samples (``JPEGSampleRows``).
+    func mcuRowSampleBytes(_ frame: JPEGFrameHeader) -> Int {
+        frame.components.indices.reduce(0) { $0 + frame.components[$1].blocksPerLine * frame.components[$1].v * idctSizes[$1] * idctSizes[$1] }
+    }
+
     /// The smallest scale whose output is at least `width × height` (so that only shrinking
     /// remains for the resampler); full size when none of the smaller ones is.
     static func scaledSize(for frame: JPEGFrameHeader, fitting width: Int, _ height: Int) -> Int {

@@ -14,49 +14,54 @@ import CodecCore
 /// (``JPEGCoefficientSubset``), and passes its rows to a ``StreamingResampler`` instead of
 /// keeping an image.
 package final class JPEGPixelDecoder: FrameJob {
-    private let frame: JPEGFrameHeader
-    private let buffered: Bool
-    private let geometry: JPEGOutputGeometry
-    private var coefficients: JPEGCoefficients
-    private var renderer: JPEGRenderer?
+    let frame: JPEGFrameHeader
+    let buffered: Bool
+    let geometry: JPEGOutputGeometry
+    /// Every block of the frame (buffered files), or one MCU row of them (a sequential file's
+    /// row being decoded, kept between calls).
+    var coefficients: JPEGCoefficients
+    /// Sequential files: the samples the row being decoded will be transformed into.
+    var rowSamples: JPEGSampleRows?
     private let colorSpace: JPEGColorSpace
     /// The ICC profile's transform to sRGB, when asked for (``JPEGColorManagement``).
     var colorTransform: ColorTransform?
-    /// Where the rows go: the RGBA8 image, allocated uninitialised (rows not written yet are
-    /// cleared only when a partial image is asked for), or a thumbnail's resampler, which takes
-    /// an MCU row's rows at a time at the scale rendered.
-    private(set) var sink: RowSink
+    /// The renderer and where the rows go: the RGBA8 image, allocated uninitialised (rows not
+    /// written yet are cleared only when a partial image is asked for), or a thumbnail's
+    /// resampler, which takes an MCU row's rows at a time at the scale rendered.
+    let writer: JPEGRowWriter
+    /// The most threads one call may use, the caller's included (``DecodingOptions/maxThreads``).
+    let maxThreads: Int
     /// The scans whose quantization tables the renderer has latched, and those tables.
     private var scansLatched = 0
-    private var latchedQuantization: [[UInt16]?] = []
+    private(set) var latchedQuantization: [[UInt16]?] = []
     /// Progressive files: the precision each scan so far gives the first coefficients, and the
     /// frame MCU row the last scan begun reached with data (libjpeg's `last_good_iMCU_row`),
     /// for block smoothing.
-    private var progression: JPEGProgression
-    private var lastGoodMCURow = 0
+    var progression: JPEGProgression
+    var lastGoodMCURow = 0
     /// The scan being decoded, by index into the container's scans.
-    private var scanIndex = 0
-    private var scan: JPEGScanDecoder?
+    var scanIndex = 0
+    var scan: JPEGScanDecoder?
     /// Sequential single-scan files: MCU rows reconstructed so far.
-    private var rowsReconstructed = 0
+    var rowsReconstructed = 0
     /// Buffered files: MCUs decoded in all scans so far, and the count the pixels show.
-    private var mcusDecoded = 0
+    var mcusDecoded = 0
     private var renderedMCUs = -1
     /// Thumbnails of buffered files: the scans finished that first gave coefficients the scale
     /// reads (not successive-approximation refinements of them), and how many of them the
     /// thumbnail last reconstructed.
-    private var firstScansFinished = 0
+    var firstScansFinished = 0
     private var scansRendered = 0
-    /// MCU rows written to the image or the resampler so far: the output changed when this did.
-    private(set) var mcuRowsWritten = 0
 
     /// A decoder for `frame` at libjpeg's scale `scaledSize`/8 (8, 4, 2 or 1), of the image or
-    /// (`thumbnail`) of a thumbnail of that size, which the scaled image is no smaller than; the
-    /// caller has checked the image, thumbnail and coefficient sizes against the limits.
+    /// (`thumbnail`) of a thumbnail of that size, which the scaled image is no smaller than, on
+    /// up to `maxThreads` threads; the caller has checked the image, thumbnail and coefficient
+    /// sizes against the limits.
     init(frame: JPEGFrameHeader, firstScan: JPEGScanHeader, colorSpace: JPEGColorSpace,
-         scaledSize: Int = 8, thumbnail: (width: Int, height: Int)? = nil) {
+         scaledSize: Int = 8, thumbnail: (width: Int, height: Int)? = nil, maxThreads: Int = 1) {
         self.frame = frame
         self.colorSpace = colorSpace
+        self.maxThreads = max(maxThreads, 1)
         buffered = Self.isBuffered(frame, firstScan: firstScan)
         progression = JPEGProgression(componentCount: frame.components.count)
         geometry = JPEGOutputGeometry(frame: frame, scaledSize: scaledSize)
@@ -64,10 +69,10 @@ package final class JPEGPixelDecoder: FrameJob {
         if let thumbnail {
             let resampler = StreamingResampler(inputWidth: geometry.width, inputHeight: geometry.height,
                                                outputWidth: thumbnail.width, outputHeight: thumbnail.height)
-            sink = RowSink(thumbnail: resampler, width: geometry.width, height: geometry.height,
-                           rowsAtOnce: geometry.mcuRowHeight)
+            writer = JPEGRowWriter(sink: RowSink(thumbnail: resampler, width: geometry.width, height: geometry.height,
+                                                 rowsAtOnce: geometry.mcuRowHeight))
         } else {
-            sink = RowSink(width: geometry.width, height: geometry.height, uninitialized: true)
+            writer = JPEGRowWriter(sink: RowSink(width: geometry.width, height: geometry.height, uninitialized: true))
         }
     }
 
@@ -76,12 +81,16 @@ package final class JPEGPixelDecoder: FrameJob {
         frame.isProgressive || firstScan.components.count < frame.components.count
     }
 
-    /// The bytes a decoder made with these arguments holds, checked before it is made.
+    /// The bytes a decoder made with these arguments holds, checked before it is made: the
+    /// output, the coefficients, and (sequential files) the MCU rows that a pipeline's jobs hold
+    /// while a call runs on two threads.
     static func bytes(frame: JPEGFrameHeader, firstScan: JPEGScanHeader, scaledSize: Int, thumbnail: Bool) -> Int {
         let buffered = isBuffered(frame, firstScan: firstScan)
         let geometry = JPEGOutputGeometry(frame: frame, scaledSize: scaledSize)
         let output = thumbnail ? geometry.mcuRowHeight * geometry.width * 4 : geometry.width * geometry.height * 4
-        return output + JPEGCoefficients.bytes(frame: frame, mcuRowOnly: !buffered, idctSizes: buffered ? geometry.idctSizes : nil)
+        let coefficients = JPEGCoefficients.bytes(frame: frame, mcuRowOnly: !buffered, idctSizes: buffered ? geometry.idctSizes : nil)
+        let rowJobs = buffered ? 0 : (JPEGRowPipeline.jobsInFlight + 1) * (coefficients + geometry.mcuRowSampleBytes(frame))
+        return output + coefficients + rowJobs
     }
 
     /// Bytes held: the sink (the image, or a thumbnail's MCU row and resampler) and the coefficients.
@@ -91,6 +100,12 @@ package final class JPEGPixelDecoder: FrameJob {
 
     package var rowSink: RowSink? { sink }
 
+    /// Where the rows go (``writer``).
+    var sink: RowSink { writer.sink }
+
+    /// MCU rows written to the image or the resampler so far: the output changed when this did.
+    var mcuRowsWritten: Int { writer.rowsWritten }
+
     /// The output size at the scale decoded.
     var width: Int { geometry.width }
     var height: Int { geometry.height }
@@ -98,17 +113,22 @@ package final class JPEGPixelDecoder: FrameJob {
     /// Whether every scan is decoded and the image is final.
     var finished: Bool { sink.finalRows == geometry.height }
 
-    /// Decodes as far as the input allows. `container` has the scans known so far.
+    /// Decodes as far as the input allows. `container` has the scans known so far. With more
+    /// than one thread, a buffered file whose scans have all arrived decodes them at once
+    /// (``decodeScansAtOnce(_:_:)``).
     func decode(_ container: JPEGContainer, _ input: InputBuffer) throws(DecodingError) {
-        if renderer == nil {
-            renderer = try JPEGRenderer(frame: frame, colorSpace: colorSpace, quantization: container.latchedQuantization,
-                                        geometry: geometry)
-            renderer?.colorTransform = colorTransform
+        if writer.renderer == nil {
+            writer.renderer = try JPEGRenderer(frame: frame, colorSpace: colorSpace, quantization: container.latchedQuantization,
+                                               geometry: geometry)
+            writer.renderer?.colorTransform = colorTransform
         }
         if container.scans.count != scansLatched {
             latchedQuantization = container.latchedQuantization
-            renderer?.latch(latchedQuantization)
+            writer.renderer?.latch(latchedQuantization)
             scansLatched = container.scans.count
+        }
+        if buffered && maxThreads > 1 && (container.ended || input.isFinal) && container.scans.count - scanIndex > 1 {
+            try decodeScansAtOnce(container, input)
         }
         while scanIndex < container.scans.count {
             let info = container.scans[scanIndex]
@@ -127,10 +147,9 @@ package final class JPEGPixelDecoder: FrameJob {
                 let before = decoder.nextMCU
                 _ = decoder.decode(input, into: &coefficients, until: decoder.mcuCount)
                 mcusDecoded += decoder.nextMCU - before
-                lastGoodMCURow = JPEGBlockSmoothing.frameMCURow(ofScanMCU: min(decoder.lastGoodMCU, decoder.mcuCount - 1),
-                                                                mcusPerLine: decoder.mcusPerLine, scan: info.header, frame: frame)
+                noteLastGood(decoder, info.header)
             } else {
-                decodeRows(&decoder, input)
+                decodeRows(&decoder, info, input)
             }
             guard decoder.isFinished else { scan = decoder; return }
             scanIndex += 1
@@ -142,44 +161,20 @@ package final class JPEGPixelDecoder: FrameJob {
         if buffered && container.ended { render(final: true) }
     }
 
+    /// Records the frame MCU row that `decoder`, of a scan with `header`, last began with data
+    /// left (for block smoothing).
+    func noteLastGood(_ decoder: JPEGScanDecoder, _ header: JPEGScanHeader) {
+        lastGoodMCURow = JPEGBlockSmoothing.frameMCURow(ofScanMCU: min(decoder.lastGoodMCU, decoder.mcuCount - 1),
+                                                        mcusPerLine: decoder.mcusPerLine, scan: header, frame: frame)
+    }
+
     /// Whether the scaled inverse DCTs read nothing `scan` codes: a progressive AC scan (one
     /// component, G.1.1.1) of a component rendered 1×1, which reads the DC alone. Scans are coded
     /// independently (each restarts its entropy decoder and, for refinement, reads only its own
     /// component's earlier bits), so such a scan is skipped whole; a thumbnail of a progressive
     /// file then decodes little more than its DC scans for the luma.
-    private func readsNoCoefficient(of scan: JPEGScanHeader) -> Bool {
+    func readsNoCoefficient(of scan: JPEGScanHeader) -> Bool {
         frame.isProgressive && scan.ss > 0 && scan.components.allSatisfy { geometry.idctSizes[$0.index] == 1 }
-    }
-
-    /// Sequential single scan: each MCU row is decoded, reconstructed, and its predecessor's
-    /// pixels written (fancy upsampling needs the row below).
-    private func decodeRows(_ decoder: inout JPEGScanDecoder, _ input: InputBuffer) {
-        guard var renderer else { return }
-        self.renderer = nil
-        defer { self.renderer = renderer }
-        // A one-component scan's MCU is one block: a frame MCU row is `v` rows of them.
-        let scanRows = frame.components.count == 1 ? frame.components[0].v : 1
-        while rowsReconstructed < frame.mcuRows {
-            let m = rowsReconstructed
-            let first = min(m * scanRows * decoder.mcusPerLine, decoder.mcuCount)
-            let end = min((m + 1) * scanRows * decoder.mcusPerLine, decoder.mcuCount)
-            if decoder.nextMCU == first { coefficients.clear() }
-            _ = decoder.decode(input, into: &coefficients, until: end)
-            guard decoder.nextMCU == end else { return }
-            renderer.reconstruct(mcuRow: m, from: coefficients)
-            rowsReconstructed += 1
-            if m > 0 { write(mcuRow: m - 1, &renderer) }
-            if m == frame.mcuRows - 1 { write(mcuRow: m, &renderer) }
-        }
-    }
-
-    /// Writes the rows of MCU row `m` to the sink, and counts them final unless they are not
-    /// (`final` false: a buffered file's image before its last scan).
-    private func write(mcuRow m: Int, _ renderer: inout JPEGRenderer, final: Bool = true) {
-        let rows = renderer.outputRows(ofMCURow: m)
-        mcuRowsWritten += 1
-        sink.write(rows: rows) { out in renderer.emit(mcuRow: m, into: out, firstRow: rows.lowerBound) }
-        if final { sink.markFinal(rows: rows.upperBound) }
     }
 
     /// Makes the image show what has been decoded: buffered files are reconstructed from the
@@ -188,7 +183,7 @@ package final class JPEGPixelDecoder: FrameJob {
         if buffered {
             render(final: false)
         } else {
-            sink.clearUnwrittenRows()
+            writer.sink.clearUnwrittenRows()
         }
     }
 
@@ -206,20 +201,20 @@ package final class JPEGPixelDecoder: FrameJob {
     }
 
     /// Buffered files: reconstructs the whole image from the coefficients so far, unless it
-    /// already shows them. `final` marks the image as the finished one.
+    /// already shows them. `final` marks the image as the finished one. An image is rendered in
+    /// bands on several threads (``renderBands(_:final:)``), a thumbnail's rows in order.
     private func render(final: Bool) {
-        guard buffered, renderedMCUs != mcusDecoded || (final && !finished), var renderer else { return }
-        self.renderer = nil
-        defer { self.renderer = renderer }
+        guard buffered, renderedMCUs != mcusDecoded || (final && !finished), writer.renderer != nil else { return }
         // Smoothing reads whole neighbouring blocks, which a thumbnail's subsets do not keep.
         let smoothing = coefficients.isSubset ? nil
             : JPEGBlockSmoothing(frame: frame, quantization: latchedQuantization, progression: progression, lastGoodMCURow: lastGoodMCURow)
-        sink.restart()
-        for m in 0..<frame.mcuRows {
-            renderer.reconstruct(mcuRow: m, from: coefficients, smoothing: smoothing)
-            if m > 0 { write(mcuRow: m - 1, &renderer, final: final) }
-        }
-        write(mcuRow: frame.mcuRows - 1, &renderer, final: final)
+        writer.sink.restart()
         renderedMCUs = mcusDecoded
+        if renderBands(smoothing, final: final) { return }
+        for m in 0..<frame.mcuRows {
+            writer.renderer?.reconstruct(mcuRow: m, from: coefficients, smoothing: smoothing)
+            if m > 0 { writer.write(mcuRow: m - 1, final: final) }
+        }
+        writer.write(mcuRow: frame.mcuRows - 1, final: final)
     }
 }

@@ -23,25 +23,24 @@ enum JPEGColorSpace: Equatable {
 }
 
 /// Turns coefficients into RGBA8 rows (T.81 A.3.3 and A.1.1): the inverse DCT of each block
-/// into its component's sample rows, upsampling to the full size as libjpeg-turbo does with
-/// fancy upsampling, and colour conversion, one MCU row at a time.
+/// into its component's sample rows (``JPEGRowTransform``), upsampling to the full size as
+/// libjpeg-turbo does with fancy upsampling, and colour conversion, one MCU row at a time.
 ///
-/// Each component keeps a ring of three MCU rows of samples, so that fancy upsampling finds
-/// the sample row above and below every row it uses (at the image's top and bottom edges the
-/// edge row stands in, as libjpeg replicates it). The rows of MCU row m are therefore written
-/// once MCU row m + 1 has been reconstructed, or at the end.
+/// The renderer keeps the samples of the last three MCU rows (MCU row m in ring slot m % 3), so
+/// that fancy upsampling finds the sample row above and below every row it uses (at the image's
+/// top and bottom edges the edge row stands in, as libjpeg replicates it). The rows of MCU row m
+/// are therefore written once MCU row m + 1 has been reconstructed, or at the end. A row's
+/// samples may be transformed elsewhere (another thread) and handed in whole
+/// (``adopt(_:mcuRow:)``): the buffers change places, nothing is copied.
 struct JPEGRenderer {
     let frame: JPEGFrameHeader
     let colorSpace: JPEGColorSpace
     /// The output and sample sizes at the scale rendered.
     let geometry: JPEGOutputGeometry
     private let methods: [JPEGUpsampler.Method]
-    /// Per component, the dequantization multipliers as libjpeg-turbo keeps them (Int16), from
-    /// the table latched at the component's first scan.
-    private var quantization: [[Int16]]
-    private var rings: [[UInt8]]
-    private let ringRows: [Int]
-    private let strides: [Int]
+    /// The inverse DCT, with the quantization tables latched so far.
+    private(set) var transform: JPEGRowTransform
+    private var ring: [JPEGSampleRows]
     /// One upsampled row per component.
     private var rows: [[UInt8]]
     /// The ICC profile's transform to sRGB, applied to each output row (``JPEGColorManagement``).
@@ -74,19 +73,24 @@ struct JPEGRenderer {
         self.colorSpace = colorSpace
         self.geometry = geometry
         methods = try Self.upsampling(frame, geometry)
-        self.quantization = []
-        strides = frame.components.indices.map { frame.components[$0].blocksPerLine * geometry.idctSizes[$0] }
-        ringRows = frame.components.indices.map { 3 * frame.components[$0].v * geometry.idctSizes[$0] }
-        rings = frame.components.indices.map { [strides, ringRows] c in [UInt8](repeating: 0, count: strides[c] * ringRows[c]) }
+        transform = JPEGRowTransform(frame: frame, geometry: geometry, quantization: quantization)
+        ring = (0..<3).map { [transform] _ in transform.makeRows() }
         let rowLength = frame.mcusPerLine * frame.maxH * geometry.scaledSize + 64
         rows = frame.components.map { _ in [UInt8](repeating: 0, count: rowLength) }
-        latch(quantization)
     }
 
-    /// Takes the quantization tables latched so far (a component's first scan latches its
-    /// table; a component no scan has reached has no coefficients, so any table serves).
+    /// A renderer like this one (tables, colour transform) with buffers of its own, for
+    /// another thread.
+    func replica() -> JPEGRenderer {
+        var copy = self
+        copy.ring = (0..<3).map { [transform] _ in transform.makeRows() }
+        copy.rows = rows.map { [UInt8](repeating: 0, count: $0.count) }
+        return copy
+    }
+
+    /// Takes the quantization tables latched so far.
     mutating func latch(_ tables: [[UInt16]?]) {
-        quantization = tables.map { ($0 ?? [UInt16](repeating: 1, count: 64)).map { Int16(truncatingIfNeeded: $0) } }
+        transform.latch(tables)
     }
 
     /// The output rows of MCU row `m`.
@@ -95,82 +99,76 @@ struct JPEGRenderer {
         return min(m * height, geometry.height)..<min((m + 1) * height, geometry.height)
     }
 
-    /// Inverse-transforms the blocks of MCU row `m` into the sample rings, each block first
-    /// smoothed as libjpeg-turbo does when `smoothing` is given (progressive files whose
-    /// coefficients are not all complete; whole blocks only).
+    /// Inverse-transforms the blocks of MCU row `m` into the ring (``JPEGRowTransform/apply(mcuRow:from:smoothing:into:)``).
     mutating func reconstruct(mcuRow m: Int, from coefficients: JPEGCoefficients, smoothing: JPEGBlockSmoothing? = nil) {
-        withUnsafeTemporaryAllocation(of: Int16.self, capacity: 64) { workspace in
-            let w = workspace.baseAddress!
-            for c in frame.components.indices {
-                let component = frame.components[c], stride = strides[c], ring = ringRows[c], size = geometry.idctSizes[c]
-                let keptCount = coefficients.grid.keptCounts[c]
-                w.initialize(repeating: 0, count: 64)
-                coefficients.grid.keptNaturals.withUnsafeBufferPointer { naturals in
-                    coefficients.storage[c].withUnsafeBufferPointer { blocks in
-                        quantization[c].withUnsafeBufferPointer { q in
-                            rings[c].withUnsafeMutableBufferPointer { samples in
-                                for by in (m * component.v)..<((m + 1) * component.v) {
-                                    let rowBase = ((by * size) % ring) * stride
-                                    for bx in 0..<component.blocksPerLine {
-                                        var block = blocks.baseAddress! + coefficients.offset(c, x: bx, y: by)
-                                        if keptCount > 0 {
-                                            JPEGCoefficientSubset.expandKept(block, keptCount: keptCount, kept: naturals.baseAddress! + 64 * c, into: w)
-                                            block = UnsafePointer(w)
-                                        } else if let smoothing {
-                                            smoothing.smooth(blocks.baseAddress!, component: c, x: bx, y: by, into: w)
-                                            block = UnsafePointer(w)
-                                        }
-                                        let out = samples.baseAddress! + rowBase + bx * size
-                                        if size == 8 {
-                                            JPEGIDCT.islow(block, q.baseAddress!, out, stride: stride)
-                                        } else {
-                                            JPEGIDCT.reduced(size: size, block, q.baseAddress!, out, stride: stride)
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        transform.apply(mcuRow: m, from: coefficients, smoothing: smoothing, into: &ring[m % 3])
+    }
+
+    /// Takes `samples`, MCU row `m` already transformed, into the ring; `samples` gets the
+    /// buffers of the row it replaces (three rows before), for re-use.
+    mutating func adopt(_ samples: inout JPEGSampleRows, mcuRow m: Int) {
+        swap(&samples, &ring[m % 3])
     }
 
     /// Upsamples and colour-converts the rows of MCU row `m` into `output`: RGBA8 rows of the
     /// output width, output row `y` at row `y − firstRow` of `output`.
     mutating func emit(mcuRow m: Int, into output: UnsafeMutablePointer<UInt8>, firstRow: Int = 0) {
-        for y in outputRows(ofMCURow: m) {
-            for c in frame.components.indices { upsample(c, row: y) }
-            convert(into: output + (y - firstRow) * geometry.width * 4)
+        var samples: [JPEGSampleRows] = []
+        swap(&samples, &ring)
+        defer { swap(&samples, &ring) }
+        Self.withPlanes(samples, count: samples.count * frame.components.count) { planes in
+            for y in outputRows(ofMCURow: m) {
+                for c in frame.components.indices { upsample(c, row: y, planes) }
+                convert(into: output + (y - firstRow) * geometry.width * 4)
+            }
         }
     }
 
-    /// Fills `rows[c]` with component `c` at the full size for output row `y`.
-    private mutating func upsample(_ c: Int, row y: Int) {
-        let stride = strides[c], ring = ringRows[c]
+    /// Calls `body` with the first sample of every plane of `ring`, slot by slot (component `c`
+    /// of slot `k` at `k · components + c`).
+    private static func withPlanes(_ ring: [JPEGSampleRows], count: Int, _ body: ([UnsafePointer<UInt8>]) -> Void) {
+        var bases: [UnsafePointer<UInt8>] = []
+        bases.reserveCapacity(count)
+        func nest(_ i: Int) {
+            guard i < count else { return body(bases) }
+            let components = ring[0].planes.count
+            ring[i / components].planes[i % components].withUnsafeBufferPointer { plane in
+                bases.append(plane.baseAddress!)
+                nest(i + 1)
+            }
+        }
+        nest(0)
+    }
+
+    /// Fills `rows[c]` with component `c` at the full size for output row `y`, from the ring's
+    /// planes (``withPlanes(_:count:_:)``).
+    private mutating func upsample(_ c: Int, row y: Int, _ planes: [UnsafePointer<UInt8>]) {
+        let stride = transform.strides[c], slotRows = transform.rowsPerMCURow[c], components = frame.components.count
         let last = geometry.sampleHeights[c] - 1, width = geometry.sampleWidths[c]
-        func line(_ i: Int) -> Int { ((min(max(i, 0), last)) % ring) * stride }
-        rings[c].withUnsafeBufferPointer { samples in
-            rows[c].withUnsafeMutableBufferPointer { out in
-                let s = samples.baseAddress!, o = out.baseAddress!
-                switch methods[c] {
-                case .fullSize:
-                    o.update(from: s + line(y), count: width)
-                case .h2v1Fancy:
-                    JPEGUpsampler.h2v1Fancy(s + line(y), width: width, o)
-                case .h2v1Plain:
-                    JPEGUpsampler.replicate(s + line(y), width: width, factor: 2, o)
-                case .h1v2Fancy:
-                    let i = y / 2
-                    JPEGUpsampler.h1v2Fancy(near: s + line(i), far: s + line(y % 2 == 0 ? i - 1 : i + 1), lower: y % 2 == 1, width: width, o)
-                case .h2v2Fancy:
-                    let i = y / 2
-                    JPEGUpsampler.h2v2Fancy(near: s + line(i), far: s + line(y % 2 == 0 ? i - 1 : i + 1), width: width, o)
-                case .h2v2Plain:
-                    JPEGUpsampler.replicate(s + line(y / 2), width: width, factor: 2, o)
-                case .integer(let h, let v):
-                    JPEGUpsampler.replicate(s + line(y / v), width: width, factor: h, o)
-                }
+        func line(_ i: Int) -> UnsafePointer<UInt8> {
+            let row = min(max(i, 0), last)
+            return planes[(row / slotRows) % 3 * components + c] + (row % slotRows) * stride
+        }
+        let method = methods[c]
+        rows[c].withUnsafeMutableBufferPointer { out in
+            let o = out.baseAddress!
+            switch method {
+            case .fullSize:
+                o.update(from: line(y), count: width)
+            case .h2v1Fancy:
+                JPEGUpsampler.h2v1Fancy(line(y), width: width, o)
+            case .h2v1Plain:
+                JPEGUpsampler.replicate(line(y), width: width, factor: 2, o)
+            case .h1v2Fancy:
+                let i = y / 2
+                JPEGUpsampler.h1v2Fancy(near: line(i), far: line(y % 2 == 0 ? i - 1 : i + 1), lower: y % 2 == 1, width: width, o)
+            case .h2v2Fancy:
+                let i = y / 2
+                JPEGUpsampler.h2v2Fancy(near: line(i), far: line(y % 2 == 0 ? i - 1 : i + 1), width: width, o)
+            case .h2v2Plain:
+                JPEGUpsampler.replicate(line(y / 2), width: width, factor: 2, o)
+            case .integer(let h, let v):
+                JPEGUpsampler.replicate(line(y / v), width: width, factor: h, o)
             }
         }
     }

@@ -16,20 +16,51 @@ enum JPEGScanDecoder {
             : .huffman(try JPEGHuffmanScanDecoder(frame: frame, scan: scan))
     }
 
-    /// Decodes MCUs while their data has arrived, up to MCU `limit` (exclusive). Returns
-    /// whether any MCU was decoded.
-    mutating func decode(_ input: InputBuffer, into coefficients: inout JPEGCoefficients, until limit: Int) -> Bool {
+    /// Decodes MCUs while their data has arrived, up to MCU `limit` (exclusive), into `store`.
+    /// Returns whether any MCU was decoded.
+    mutating func decode(_ input: InputBuffer, into store: JPEGBlockStore, until limit: Int) -> Bool {
         switch self {
         case .huffman(var decoder):
             self = .lent
             defer { self = .huffman(decoder) }
-            return decoder.decode(input, into: &coefficients, until: limit)
+            return decoder.decode(input, into: store, until: limit)
         case .arithmetic(var decoder):
             self = .lent
             defer { self = .arithmetic(decoder) }
-            return decoder.decode(input, into: &coefficients, until: limit)
+            return decoder.decode(input, into: store, until: limit)
         case .lent:
             return false
+        }
+    }
+
+    /// ``decode(_:into:until:)`` into `coefficients`.
+    mutating func decode(_ input: InputBuffer, into coefficients: inout JPEGCoefficients, until limit: Int) -> Bool {
+        coefficients.withStore { decode(input, into: $0, until: limit) }
+    }
+
+    /// Starts over at restart interval `k`, whose data begins at `position`
+    /// (``JPEGIntervalDecoding/seek(toInterval:at:)``).
+    mutating func seek(toInterval k: Int, at position: Int) {
+        switch self {
+        case .huffman(var decoder):
+            self = .lent
+            decoder.seek(toInterval: k, at: position)
+            self = .huffman(decoder)
+        case .arithmetic(var decoder):
+            self = .lent
+            decoder.seek(toInterval: k, at: position)
+            self = .arithmetic(decoder)
+        case .lent:
+            break
+        }
+    }
+
+    /// MCUs per restart interval (0: none).
+    var restartInterval: Int {
+        switch self {
+        case .huffman(let d): d.restartInterval
+        case .arithmetic(let d): d.restartInterval
+        case .lent: 0
         }
     }
 
@@ -59,7 +90,6 @@ enum JPEGScanDecoder {
         }
     }
 
-    /// MCUs per line of the scan.
     /// The last MCU begun with data left (libjpeg's `last_good_iMCU_row`, by MCU); libjpeg's
     /// arithmetic decoder never runs out of data, so there it is the MCU reached.
     var lastGoodMCU: Int {
@@ -70,6 +100,7 @@ enum JPEGScanDecoder {
         }
     }
 
+    /// MCUs per line of the scan.
     var mcusPerLine: Int {
         switch self {
         case .huffman(let d): d.mcusPerLine

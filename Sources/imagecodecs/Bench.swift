@@ -1,13 +1,15 @@
 import ArgumentParser
 import ImageCodecs
 
-/// `imagecodecs bench FILE [--iterations N]`: decodes every frame in process N times and
-/// reports the best time; the last line is the megapixels per second.
+/// `imagecodecs bench FILE [--iterations N] [--threads N]`: decodes every frame in process N
+/// times and reports the best time; the last line is the megapixels per second. `--threads 1`
+/// measures one core.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench", abstract: "Time in-process decoding.")
 
     @Argument(help: "The image file.") var file: String
     @Option(help: "Decodes to time; the best counts.") var iterations = 10
+    @OptionGroup var threads: DecodeThreads
 
     func validate() throws {
         guard iterations > 0 else { throw ValidationError("--iterations must be positive") }
@@ -15,12 +17,13 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         let bytes = try readFile(file)
+        let options = threads.options
         var best = Double.infinity
         var pixels = 0
         let clock = ContinuousClock()
         for _ in 0..<iterations {
             let start = clock.now
-            let source = ImageSource(bytes: bytes)
+            let source = ImageSource(bytes: bytes, options: options)
             pixels = 0
             for index in 0..<source.count {
                 guard let image = try? source.image(at: index) else { fail(source.error) }

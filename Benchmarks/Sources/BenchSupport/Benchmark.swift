@@ -34,10 +34,15 @@ public struct FileResult<Decoder: BenchDecoder, Info> {
 
     /// Speed of ours over `reference`: above 1 means ours is faster.
     public func ratio(over reference: Decoder) -> Double? {
-        guard let ours = megapixelsPerSecond(.ours), let other = megapixelsPerSecond(reference) else {
+        ratio(.ours, over: reference)
+    }
+
+    /// Speed of `decoder` over `reference`: above 1 means `decoder` is faster.
+    public func ratio(_ decoder: Decoder, over reference: Decoder) -> Double? {
+        guard let rate = megapixelsPerSecond(decoder), let other = megapixelsPerSecond(reference) else {
             return nil
         }
-        return ours / other
+        return rate / other
     }
 
     /// A first, untimed decode with each decoder (`check`: the warm-up, and the outputs that

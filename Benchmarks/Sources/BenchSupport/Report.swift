@@ -8,15 +8,24 @@ public func printReport<Decoder, Info>(
 ) {
     for line in intro { print(line) }
     print()
-    // The first two columns (file and kind) are text, the rest numbers.
+    printTable(columns: columns, rows: rows)
+    print()
+    print(summary)
+    print()
+    printNotes(results, allMatch: allMatch, othersMatch: othersMatch)
+}
+
+/// A Markdown table; the first two columns (file and kind) are text, the rest numbers.
+public func printTable(columns: [String], rows: [[String]]) {
     print("| " + columns.joined(separator: " | ") + " |")
     print("|" + columns.indices.map { $0 < 2 ? "---" : "---:" }.joined(separator: "|") + "|")
     for cells in rows {
         print("| " + cells.joined(separator: " | ") + " |")
     }
-    print()
-    print(summary)
-    print()
+}
+
+/// The correctness notes: `allMatch` when no file has a note, else `othersMatch` and every note.
+public func printNotes<Decoder, Info>(_ results: [FileResult<Decoder, Info>], allMatch: String, othersMatch: String) {
     let noted = results.filter { !$0.notes.isEmpty }
     if noted.isEmpty {
         print(allMatch)

@@ -2,22 +2,33 @@ import BenchSupport
 import CLibJPEGShim
 import ImageCodecs
 
-/// The two decoders under comparison, each giving RGBA8 (alpha 255).
+/// The decoders under comparison, each giving RGBA8 (alpha 255): ours with the default options
+/// (`maxThreads`: the processors online, at most 8), ours on one core (`maxThreads` 1), and
+/// libjpeg-turbo (one core: it has no multi-threaded decoder).
 enum Decoder: Int, BenchDecoder {
-    case ours, libjpegTurbo
+    case ours, oursOneCore, libjpegTurbo
 
     var name: String {
         switch self {
         case .ours: "ours"
+        case .oursOneCore: "ours (1 thread)"
         case .libjpegTurbo: "libjpeg-turbo"
         }
     }
+
+    /// Our options with `maxThreads` 1.
+    static let oneCore: DecodingOptions = {
+        var options = DecodingOptions()
+        options.maxThreads = 1
+        return options
+    }()
 
     /// Decodes `bytes` whole, as a user would: everything from the file's bytes to the pixels,
     /// output allocation included.
     func decode(_ bytes: [UInt8], info: JPEGInfo) throws(BenchError) -> [UInt8] {
         switch self {
         case .ours: try decodeOurs(bytes)
+        case .oursOneCore: try decodeOurs(bytes, options: Self.oneCore)
         case .libjpegTurbo: try decodeLibJPEGTurbo(bytes, info: info).pixels
         }
     }

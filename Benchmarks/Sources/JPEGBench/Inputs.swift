@@ -2,8 +2,9 @@ import BenchSupport
 
 /// JPEGBench's files: the 3.4 MP flower JPEGs of the corpus (one per sampling, and progressive),
 /// the harvesters photo, and the JPEGs that `make-inputs.sh` makes in `.inputs/` from the large
-/// photo (24 MP and 8.6 MP, baseline 4:2:0 and 4:4:4 and progressive 4:2:0, quality 90). Its
-/// stamp is `.complete-jpeg`: a folder made before the script made JPEGs lacks it.
+/// photo (24 MP and 8.6 MP, baseline 4:2:0 and 4:4:4, progressive 4:2:0, and baseline 4:2:0 with
+/// a restart marker every MCU row; quality 90). Its stamp is `.complete-jpeg2`: a folder made
+/// before the script made the restart-interval JPEGs lacks it.
 let inputs = InputSet(
     corpusFolder: nil,
     // Relative to the corpus root. See jpeg/PROVENANCE.md and photos/PROVENANCE.md.
@@ -17,5 +18,5 @@ let inputs = InputSet(
     ],
     nameFolder: "jpeg",
     generatedExtension: "jpg",
-    stamp: ".complete-jpeg"
+    stamp: ".complete-jpeg2"
 )

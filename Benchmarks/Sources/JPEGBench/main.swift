@@ -1,7 +1,8 @@
 import BenchSupport
 import Foundation
 
-/// JPEGBench: our JPEG decoder against libjpeg-turbo, in process, same files, same run.
+/// JPEGBench: our JPEG decoder against libjpeg-turbo, in process, same files, same run: a
+/// one-core table, a default-threads table, and the throughput of four decodes at once.
 ///
 ///     swift run -c release --package-path Benchmarks JPEGBench [--iterations N] [FILE...]
 ///     swift run -c release --package-path Benchmarks JPEGBench --memory FILE
@@ -31,5 +32,7 @@ if let memoryFile = arguments.values["--memory"] {
     exit(MemoryProbe.run(file: URL(fileURLWithPath: memoryFile), inputs: inputs, format: "JPEG",
                         facts: { JPEGInfo($0).map { ($0.width, $0.height, $0.category) } }, decode: { try decodeOurs($0) }))
 }
-let results = Benchmark(iterations: arguments.iterations).run(files: arguments.urls(else: inputs))
+let (results, bytes) = Benchmark(iterations: arguments.iterations).run(files: arguments.urls(else: inputs))
 Report.print(results, iterations: arguments.iterations)
+Swift.print()
+Throughput.run(results, bytes: bytes, rounds: arguments.iterations)

@@ -7,6 +7,8 @@
 //  2. incrementally (`ImageSource(incremental:)` with `decodesImmediately`), fed in chunks of
 //     1...4096 bytes whose sizes come from a hash of the input, asking for the image now and
 //     then while the data is still open (a progressive file shows a partial image per scan).
+// Each decode runs on 1...4 threads picked from a hash of the input (FuzzSupport), so the row
+// pipeline, restart intervals in bands and scans decoded at once meet hostile input too.
 // Any crash or sanitizer report is a finding, and so is a broken invariant (a trap). As for
 // GIF, the outcomes are compared with `.sameStatus`: a truncated or corrupt JPEG still has rows
 // decoded before the damage, so `unexpectedEOF` and `invalidData` sources are compared too:

@@ -12,6 +12,8 @@
 //  2. incrementally (`ImageSource(incremental:)` with `decodesImmediately`), fed in chunks of
 //     1...4096 bytes whose sizes come from a hash of the input, asking for the last known
 //     frame, composed and raw, now and then while the data is still open.
+// Each decode's `maxThreads` (1...4) comes from a hash of the input too, mostly a different one
+// for each, so the comparisons below also hold the output equal across thread counts.
 // Any crash or sanitizer report is a finding, and so is a broken invariant (a trap here):
 //  - split independence: when both sources end in a status the target compares (`complete`
 //    for every target; `FuzzTarget.Comparison.sameStatus` adds the other final statuses),
@@ -103,13 +105,23 @@ public struct FuzzTarget: Sendable {
 
     /// Small limits, so that the fuzzer spends its time on logic, not on allocating. Checksums
     /// are ignored, so that mutated files get past CRC-32 and Adler-32 into the deeper code
-    /// (formats without checksums ignore the option).
-    func options(immediate: Bool) -> DecodingOptions {
+    /// (formats without checksums ignore the option). `maxThreads` comes from the input
+    /// (``threadCounts(_:)``).
+    func options(immediate: Bool, maxThreads: Int) -> DecodingOptions {
         var options = DecodingOptions()
         options.limits = limits
         options.ignoresChecksums = true
         options.decodesImmediately = immediate
+        options.maxThreads = maxThreads
         return options
+    }
+
+    /// The thread counts (1...4) of the whole and the chunked decode, from a hash of the input
+    /// (a format's first bytes are its signature): mostly two different ones, so that the
+    /// split-independence checks also hold the output equal across thread counts.
+    func threadCounts(_ bytes: UnsafeBufferPointer<UInt8>) -> (whole: Int, chunked: Int) {
+        let h = fnv1a(bytes)
+        return (Int(h % 4) + 1, Int((h >> 2) % 4) + 1)
     }
 
     /// Decodes `size` bytes at `data` both ways and traps on a broken invariant. Call it from
@@ -241,7 +253,8 @@ public struct FuzzTarget: Sendable {
 
     /// Decodes `bytes` whole.
     private func decodeWhole(_ bytes: UnsafeBufferPointer<UInt8>) -> (Outcome, thumbnailError: DecodingError?) {
-        let source = ImageSource(bytes: bytes, options: options(immediate: false), registry: registry)
+        let threads = threadCounts(bytes).whole
+        let source = ImageSource(bytes: bytes, options: options(immediate: false, maxThreads: threads), registry: registry)
         let (hashes, errors) = hashFrames(source)
         let count = source.count
         _ = source.properties
@@ -251,7 +264,7 @@ public struct FuzzTarget: Sendable {
         let status = source.status
         var thumbnailError: DecodingError?
         do {
-            let fresh = ImageSource(bytes: bytes, options: options(immediate: false), registry: registry)
+            let fresh = ImageSource(bytes: bytes, options: options(immediate: false, maxThreads: threads), registry: registry)
             let thumbnail = try fresh.thumbnail(at: 0, maxPixelSize: 32, applyOrientation: false)
             if status == .complete, let full = try? source.image(at: 0), full.isComplete,
                thumbnail.width != full.width || thumbnail.height != full.height {
@@ -287,7 +300,7 @@ public struct FuzzTarget: Sendable {
 
     /// Decodes `bytes` fed in chunks of 1...4096 bytes drawn from a hash of the input.
     private func decodeChunked(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
-        let source = ImageSource(incremental: options(immediate: true), registry: registry)
+        let source = ImageSource(incremental: options(immediate: true, maxThreads: threadCounts(bytes).chunked), registry: registry)
         var rng = SplitMix64(state: fnv1a(bytes))
         var offset = 0
         var midStreamRequests = 0

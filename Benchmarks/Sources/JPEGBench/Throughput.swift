@@ -1,0 +1,60 @@
+import BenchSupport
+import Foundation
+
+/// The concurrent-throughput row: four decodes of different images at once, each on a thread
+/// of its own with the default options (so they share the library's worker pool), against the
+/// rate that the machine's cores would give decoding one image after another on one core each:
+/// the cores (at most four) times the one-core rate of the same four files measured in the
+/// tables. Each thread decodes all four files, starting at a different one, so that the four
+/// decodes running at any time are of different images and every thread has the same work (a
+/// round of one file per thread would end with the longest decode alone). A ratio near 1 says
+/// the threads the decodes add cost nothing when the machine is already busy; below 1, they
+/// oversubscribe it or wait.
+enum Throughput {
+    static let decodes = 4
+
+    /// Runs `rounds` rounds of the four largest files of `results` at once (the best round
+    /// counts) and prints the row; prints why not when fewer than four files decoded.
+    static func run(_ results: [FileResult], bytes: [String: [UInt8]], rounds: Int) {
+        let chosen = results.filter { $0.bestSeconds[.oursOneCore] != nil && bytes[$0.name] != nil }
+            .sorted { $0.megapixels > $1.megapixels }.prefix(decodes)
+        Swift.print("### Concurrent throughput")
+        Swift.print()
+        guard chosen.count == decodes else {
+            Swift.print("Not measured: it needs \(decodes) files that decoded (\(chosen.count) here).")
+            return
+        }
+        let inputs = chosen.map { bytes[$0.name]! }
+        var best = Double.infinity
+        for _ in 0..<rounds { best = min(best, round(inputs)) }
+        let megapixels = chosen.reduce(0) { $0 + $1.megapixels }
+        let oneCoreSeconds = chosen.reduce(0) { $0 + $1.bestSeconds[.oursOneCore]! }
+        let cores = min(ProcessInfo.processInfo.activeProcessorCount, decodes)
+        let concurrent = Double(decodes) * megapixels / best, reference = Double(cores) * megapixels / oneCoreSeconds
+        Swift.print("| decodes | at once MP/s | \(cores) × one-core rate MP/s | ratio |")
+        Swift.print("|---|---:|---:|---:|")
+        Swift.print("| \(decodes) at once (\(chosen.map(\.name).joined(separator: ", ")), each thread all four), default options, best of \(rounds) "
+            + "| \(Cell.rate(concurrent)) | \(Cell.rate(reference)) | \(Cell.times(concurrent / reference)) |")
+        Swift.print()
+    }
+
+    /// One round: a thread per input, all started together, thread i decoding inputs i, i + 1, …
+    /// (every input once); the seconds until the last ends.
+    private static func round(_ inputs: [[UInt8]]) -> Double {
+        let start = DispatchSemaphore(value: 0), done = DispatchGroup()
+        for first in inputs.indices {
+            done.enter()
+            let thread = Thread {
+                start.wait()
+                for i in inputs.indices { _ = try? decodeOurs(inputs[(first + i) % inputs.count]) }
+                done.leave()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        let begin = monotonicNanoseconds()
+        for _ in inputs { start.signal() }
+        done.wait()
+        return Double(monotonicNanoseconds() - begin) / 1e9
+    }
+}
