@@ -1,9 +1,10 @@
 import ImageCodecs
 
 /// Our decoder as a user calls it on a still image: `ImageSource` over the whole data, then
-/// frame 0, which must be complete RGBA8 rows without padding.
-public func decodeOurs(_ bytes: [UInt8]) throws(BenchError) -> [UInt8] {
-    let source = ImageSource(bytes: bytes)
+/// frame 0, which must be complete RGBA8 rows without padding. `options`: the defaults, or for
+/// example `maxThreads` 1 for one core.
+public func decodeOurs(_ bytes: [UInt8], options: DecodingOptions = .init()) throws(BenchError) -> [UInt8] {
+    let source = ImageSource(bytes: bytes, options: options)
     guard source.count > 0 else {
         throw BenchError("no image: status \(source.status)" + (source.error.map { ", \($0)" } ?? ""))
     }
