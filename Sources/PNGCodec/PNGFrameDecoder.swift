@@ -114,7 +114,8 @@ package final class PNGFrameDecoder: FrameJob {
     }
 
     /// Sets the batch up for the rows from `row` of `pass` on (the next pass with pixels when
-    /// `pass` has none left), or marks the stream inflated after the last.
+    /// `pass` has none left), an even number when more than one fits (rows are reconstructed in
+    /// pairs where they can be), or marks the stream inflated after the last.
     private func startRows(pass: Int, row: Int) {
         var (pass, row) = (pass, row)
         while true {
@@ -128,7 +129,8 @@ package final class PNGFrameDecoder: FrameJob {
                 batch.pass = pass
                 batch.firstRow = row
                 batch.rowLength = header.rowBytes(pixels: w) + 1
-                batch.rowCount = min(max(1, batch.storage.capacity / batch.rowLength), h - row)
+                let fit = batch.storage.capacity / batch.rowLength
+                batch.rowCount = min(fit > 1 ? fit & ~1 : 1, h - row)
                 return
             }
             (pass, row) = (pass + 1, 0)

@@ -51,13 +51,14 @@ final class PNGRowStorage: @unchecked Sendable {
 
 /// How big an image stream's batches are, and whether a second thread may reconstruct them.
 struct PNGBatchPlan {
-    /// Bytes of rows a batch holds (at least one row of the widest pass).
+    /// Bytes of rows a batch holds (at least one row of the widest pass, two when there are).
     let capacity: Int
     /// Whether the batches may go through a ``PNGRowPipeline``.
     let pipelines: Bool
 
-    /// On one thread a batch is about what stays in the second-level cache between inflating a
-    /// row and reconstructing it. With two, each hand-off costs a wake-up, so batches are
+    /// A batch holds two rows or more when the image has them (two Paeth rows are reconstructed
+    /// together). On one thread a batch is about what stays in the second-level cache between
+    /// inflating a row and reconstructing it. With two, each hand-off costs a wake-up, so batches are
     /// larger, but at least eight to an image so that the threads overlap; an image of less
     /// than ``minimumPipelinedBytes`` (where a wake-up costs more than the work) or whose widest
     /// row is longer than ``pipelinedBatchBytes`` stays on one thread.
@@ -65,7 +66,7 @@ struct PNGBatchPlan {
         let fullRow = header.rowBytes(pixels: width) + 1
         let total = Self.streamBytes(header: header, width: width, height: height)
         pipelines = maxThreads > 1 && total >= Self.minimumPipelinedBytes && fullRow <= Self.pipelinedBatchBytes
-        capacity = max(fullRow, pipelines ? min(Self.pipelinedBatchBytes, total / 8) : min(Self.batchBytes, total))
+        capacity = max(min(2 * fullRow, total), pipelines ? min(Self.pipelinedBatchBytes, total / 8) : min(Self.batchBytes, total))
     }
 
     static let batchBytes = 64 << 10

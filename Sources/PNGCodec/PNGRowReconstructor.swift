@@ -43,17 +43,26 @@ final class PNGRowReconstructor: @unchecked Sendable {
         previous.withUnsafeMutableBufferPointer { kept in
             guard let above = kept.baseAddress else { return }
             if batch.firstRow == 0 { above.update(repeating: 0, count: length) }
-            for r in 0..<batch.rowCount {
-                let row = rows + r &* length
+            var r = 0
+            while r < batch.rowCount {
+                let row = rows + r &* length, prior = (r == 0 ? above : row - length) + 1
+                if r + 1 < batch.rowCount,
+                   PNGFilter.unfilterPaethPair(types: (row[0], row[length]), row: row + 1, previous: prior,
+                                               rowLength: length, count: count, stride: stride) {
+                    emit(row + 1, count: pixels, pass: batch.pass, rowInPass: batch.firstRow &+ r)
+                    emit(row + length + 1, count: pixels, pass: batch.pass, rowInPass: batch.firstRow &+ r &+ 1)
+                    r &+= 2
+                    continue
+                }
                 do throws(DecodingError) {
-                    try PNGFilter.unfilter(type: row[0], row: row + 1, previous: (r == 0 ? above : row - length) + 1,
-                                           count: count, stride: stride)
+                    try PNGFilter.unfilter(type: row[0], row: row + 1, previous: prior, count: count, stride: stride)
                 } catch {
                     failure = error
                     batch.failed = true
                     return
                 }
                 emit(row + 1, count: pixels, pass: batch.pass, rowInPass: batch.firstRow &+ r)
+                r &+= 1
             }
             if batch.rowCount > 0 { above.update(from: rows + (batch.rowCount - 1) &* length, count: length) }
         }
