@@ -36,6 +36,21 @@ enum PNGFilter {
         }
     }
 
+    /// Reconstructs two consecutive rows at once when both use Paeth on 3- or 4-byte pixels
+    /// (``paethPair(_:_:rowLength:count:stride:)``): `row` as for ``unfilter(type:row:previous:count:stride:)``,
+    /// the next row's bytes `rowLength` later. False, with nothing done, for any other pair.
+    @inline(__always)
+    static func unfilterPaethPair(types: (UInt8, UInt8), row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>,
+                                  rowLength: Int, count: Int, stride: Int) -> Bool {
+        guard types == (4, 4) else { return false }
+        switch stride {
+        case 3: paethPair(row, previous, rowLength: rowLength, count: count, stride: 3)
+        case 4: paethPair(row, previous, rowLength: rowLength, count: count, stride: 4)
+        default: return false
+        }
+        return true
+    }
+
     /// Recon(x) = Filt(x) + Recon(a)
     @inline(__always)
     static func sub(_ row: UnsafeMutablePointer<UInt8>, count: Int, stride: Int) {

@@ -37,13 +37,14 @@ package struct PNGFormat: FrameFormat {
             let resampler = try RowSink.resampler(from: header.width, header.height, to: width, height, limits: limits)
             return try PNGFrameDecoder(header: header, width: p.width, height: p.height,
                                        converter: converter(header, sixteenBit: false),
-                                       thumbnail: resampler, origin: (p.x, p.y), ignoresChecksum: options.ignoresChecksums)
+                                       thumbnail: resampler, origin: (p.x, p.y), ignoresChecksum: options.ignoresChecksums,
+                                       maxThreads: options.maxThreads)
         }
         guard let p = container.frame(at: index)?.properties else { return nil }
         _ = try limits.checkedRasterBytes(width: p.width, height: p.height, bytesPerPixel: sixteenBit ? 8 : 4)
         return try PNGFrameDecoder(header: header, width: p.width, height: p.height,
                                    converter: converter(header, sixteenBit: sixteenBit),
-                                   ignoresChecksum: options.ignoresChecksums)
+                                   ignoresChecksum: options.ignoresChecksums, maxThreads: options.maxThreads)
     }
 
     package func advance(_ job: inout Job, for purpose: FrameJobPurpose, input: InputBuffer,

@@ -5,38 +5,36 @@ import CodecCore
 /// filtering, §8 interlacing).
 ///
 /// The stream's bytes lie in segments of the input buffer (chunk payloads); the container
-/// parser hands the segments known so far on every call. Rows are inflated into a window,
-/// reconstructed as each completes, converted and written to the destination.
+/// parser hands the segments known so far on every call. The caller's thread inflates whole
+/// rows straight into a batch (``PNGRowBatch``); a full batch goes to the
+/// ``PNGRowReconstructor``, which unfilters, converts and writes its rows. With
+/// ``DecodingOptions/maxThreads`` of 2 or more and a pool thread free, the reconstructor runs on
+/// that thread while the caller inflates the next batches (``PipelineStage``, a few batches in
+/// flight); otherwise the caller reconstructs each batch itself when it is full. The same rows
+/// go through the same reconstructor in the same order either way, so the pixels do not depend
+/// on the thread count. Each call ends with every whole row inflated so far written.
 package final class PNGFrameDecoder: FrameJob {
     let width: Int
     let height: Int
     private let header: PNGHeader
-    private let converter: PNGRowConverter
     private let inflater: Inflater
-    /// Where the rows go: the frame-sized raster, or a thumbnail's resampler (the frame's
-    /// top-left pixel where it lies on the canvas).
-    private(set) var sink: RowSink
+    let reconstructor: PNGRowReconstructor
+    private let plan: PNGBatchPlan
+    /// Every batch buffer there is: the one being filled, and the ring's others once a
+    /// pipeline has run.
+    private var storages: [PNGRowStorage]
+    /// The batch being filled, and the bytes inflated into it.
+    private var batch: PNGRowBatch
+    private var fill = 0
 
     private var segmentIndex = 0
     private var position = -1
-    private var window: [UInt8]
-    private var windowStart = 0
-    private var windowEnd = 0
-
-    /// The current Adam7 pass (always 0 when not interlaced).
-    private(set) var pass = 0
-    private var passWidth = 0
-    private var passHeight = 0
-    private var rowInPass = 0
-    private var rowLength = 0
-    private var rowFill = 0
-    /// Filter-type byte plus the scanline, current and previous.
-    private var current: [UInt8]
-    private var previous: [UInt8]
-    /// Every row of every pass is done.
-    private(set) var finished = false
     /// A zlib error met after some output: thrown only if more output is needed.
     private var streamError: DecodingError?
+    /// Every row of every pass has been inflated (and, when a call returns, written).
+    private var inflated = false
+    /// Every row of every pass is written.
+    private(set) var finished = false
     /// The error that stopped this stream; every later call throws it again.
     private var failure: DecodingError?
 
@@ -45,31 +43,36 @@ package final class PNGFrameDecoder: FrameJob {
     /// pixels of Adam7 passes, are shrunk as they come out.
     init(header: PNGHeader, width: Int, height: Int, converter: PNGRowConverter,
          thumbnail: StreamingResampler? = nil, origin: (x: Int, y: Int) = (0, 0),
-         ignoresChecksum: Bool) throws(DecodingError) {
+         ignoresChecksum: Bool, maxThreads: Int = 1) throws(DecodingError) {
         self.header = header
         self.width = width
         self.height = height
-        self.converter = converter
-        sink = thumbnail.map { RowSink(thumbnail: $0, width: width, height: height, origin: origin) }
+        let sink = thumbnail.map { RowSink(thumbnail: $0, width: width, height: height, origin: origin) }
             ?? RowSink(width: width, height: height, bytesPerPixel: converter.outputBytesPerPixel)
         inflater = try Inflater(ignoresChecksum: ignoresChecksum)
         let fullRow = header.rowBytes(pixels: width) + 1
-        current = [UInt8](repeating: 0, count: fullRow + PNGFilter.rowPadding)
-        previous = [UInt8](repeating: 0, count: fullRow + PNGFilter.rowPadding)
-        window = [UInt8](repeating: 0, count: max(32768, min(fullRow, 1 << 20)))
-        pass = -1
-        startNextPass()
+        reconstructor = PNGRowReconstructor(header: header, converter: converter, sink: sink, fullRow: fullRow)
+        plan = PNGBatchPlan(header: header, width: width, height: height, maxThreads: maxThreads)
+        let storage = PNGRowStorage(capacity: plan.capacity)
+        storages = [storage]
+        batch = PNGRowBatch(storage: storage)
+        batch.pass = -1
+        startRows(pass: 0, row: 0)
     }
 
-    /// Bytes held in buffers that grow with the image: the sink and the window.
-    package var heldBytes: Int { sink.heldBytes + window.count }
+    var sink: RowSink { reconstructor.sink }
+
+    /// Bytes held in buffers that grow with the image: the sink, the batches, the row kept.
+    package var heldBytes: Int {
+        reconstructor.sink.heldBytes + reconstructor.rowBytesHeld + storages.reduce(0) { $0 + $1.heldBytes }
+    }
 
     package var isFinished: Bool { finished }
 
-    package var rowSink: RowSink? { sink }
+    package var rowSink: RowSink? { reconstructor.sink }
 
     /// Adam7 passes fully written so far (7 when done; meaningless for non-interlaced).
-    var passesDone: Int { finished ? 7 : max(0, pass) }
+    var passesDone: Int { finished ? 7 : max(0, batch.pass) }
 
     /// Decodes as far as the segments allow. `dataComplete` says no more segments will come,
     /// so running out of data is then an error.
@@ -83,96 +86,133 @@ package final class PNGFrameDecoder: FrameJob {
         }
     }
 
+    /// Inflates batch after batch and has them reconstructed; then writes the whole rows of the
+    /// batch left partial. An inflate error is thrown only after the rows before it are
+    /// written, and a reconstruction error on one of those rows comes first (as when each row
+    /// was reconstructed the moment it was whole).
     private func resume(segments: [Range<Int>], dataComplete: Bool, input: InputBuffer) throws(DecodingError) {
-        while !finished {
-            if windowStart == windowEnd {
-                guard try refill(segments: segments, input: input) else {
-                    if dataComplete || inflater.finished { throw .invalidData("image data ends before the last row") }
-                    return
-                }
-                continue
+        guard !finished else { return }
+        var pipeline = PNGRowPipeline()
+        var inflateError: DecodingError?
+        do throws(DecodingError) {
+            while !inflated, try fillBatch(segments: segments, input: input) {
+                guard handOff(&pipeline) else { break }
             }
-            let n = min(rowLength - rowFill, windowEnd - windowStart)
-            current.withUnsafeMutableBufferPointer { row in
-                window.withUnsafeBufferPointer { w in
-                    (row.baseAddress! + rowFill).update(from: w.baseAddress! + windowStart, count: n)
-                }
+            if !inflated && reconstructor.failure == nil && (dataComplete || inflater.finished) {
+                inflateError = .invalidData("image data ends before the last row")
             }
-            rowFill += n
-            windowStart += n
-            if rowFill == rowLength { try finishRow() }
+        } catch {
+            inflateError = error
+        }
+        pipeline.finish()
+        reconstructWholeRows()
+        if let error = reconstructor.failure ?? inflateError { throw error }
+        if inflated {
+            reconstructor.finish()
+            finished = true
         }
     }
 
-    /// Inflates more of the stream into the window. Returns false when no input is left.
-    private func refill(segments: [Range<Int>], input: InputBuffer) throws(DecodingError) -> Bool {
-        while segmentIndex < segments.count {
+    /// Sets the batch up for the rows from `row` of `pass` on (the next pass with pixels when
+    /// `pass` has none left), an even number when more than one fits (rows are reconstructed in
+    /// pairs where they can be), or marks the stream inflated after the last.
+    private func startRows(pass: Int, row: Int) {
+        var (pass, row) = (pass, row)
+        while true {
+            guard pass < (header.interlaced ? 7 : 1) else {
+                inflated = true
+                batch.rowCount = 0
+                return
+            }
+            let (w, h) = header.interlaced ? Adam7.passSize(pass, width: width, height: height) : (width, height)
+            if w > 0 && row < h {
+                batch.pass = pass
+                batch.firstRow = row
+                batch.rowLength = header.rowBytes(pixels: w) + 1
+                let fit = batch.storage.capacity / batch.rowLength
+                batch.rowCount = min(fit > 1 ? fit & ~1 : 1, h - row)
+                return
+            }
+            (pass, row) = (pass + 1, 0)
+        }
+    }
+
+    /// Whether any row of any pass comes from `row` of `pass` on.
+    private func rowsFollow(pass: Int, row: Int) -> Bool {
+        (pass..<(header.interlaced ? 7 : 1)).contains { p in
+            let (w, h) = header.interlaced ? Adam7.passSize(p, width: width, height: height) : (width, height)
+            return w > 0 && (p == pass ? row : 0) < h
+        }
+    }
+
+    /// Inflates into the batch until it is full (true) or the input runs out (false).
+    private func fillBatch(segments: [Range<Int>], input: InputBuffer) throws(DecodingError) -> Bool {
+        let capacity = batch.rowCount * batch.rowLength
+        while fill < capacity {
+            guard segmentIndex < segments.count else { return false }
             let segment = segments[segmentIndex]
             if position < segment.lowerBound { position = segment.lowerBound }
             let end = min(segment.upperBound, input.count)
-            if position < end {
-                if let streamError { throw streamError }
-                let (consumed, produced, error) = input.withContiguousRun(from: position, to: end) { src in
-                    window.withUnsafeMutableBufferPointer { dst in inflater.inflate(src, into: dst) }
-                }
-                position += consumed
-                windowStart = 0
-                windowEnd = produced
-                streamError = error
-                if produced > 0 { return true }
-                if let error { throw error }
-                if inflater.finished { return false }
-                if consumed == 0 { throw .invalidData("zlib stream makes no progress") }
+            guard position < end else {
+                guard segmentIndex + 1 < segments.count else { return false }
+                segmentIndex += 1
                 continue
             }
-            if segmentIndex + 1 < segments.count { segmentIndex += 1; continue }
-            return false
-        }
-        return false
-    }
-
-    private func startNextPass() {
-        repeat {
-            pass += 1
-            guard pass < (header.interlaced ? 7 : 1) else { finished = true; return }
-            (passWidth, passHeight) = header.interlaced ? Adam7.passSize(pass, width: width, height: height) : (width, height)
-        } while passWidth == 0 || passHeight == 0
-        rowInPass = 0
-        rowLength = header.rowBytes(pixels: passWidth) + 1
-        rowFill = 0
-        for i in previous.indices { previous[i] = 0 }
-    }
-
-    /// Reconstructs the completed row, writes it out, and moves to the next.
-    private func finishRow() throws(DecodingError) {
-        let count = rowLength - 1
-        try current.withUnsafeMutableBufferPointer { (cur) throws(DecodingError) in
-            try previous.withUnsafeBufferPointer { (prev) throws(DecodingError) in
-                try PNGFilter.unfilter(type: cur[0], row: cur.baseAddress! + 1, previous: prev.baseAddress! + 1,
-                                       count: count, stride: header.filterStride)
+            if let streamError { throw streamError }
+            let output = UnsafeMutableBufferPointer(start: batch.bytes + fill, count: capacity - fill)
+            let (consumed, produced, error) = input.withContiguousRun(from: position, to: end) { src in
+                inflater.inflate(src, into: output)
             }
+            position += consumed
+            fill += produced
+            streamError = error
+            if produced > 0 { continue }
+            if let error { throw error }
+            if inflater.finished { return false }
+            if consumed == 0 { throw .invalidData("zlib stream makes no progress") }
         }
-        emitRow()
-        swap(&current, &previous)
-        rowFill = 0
-        rowInPass += 1
-        if rowInPass == passHeight {
-            if header.interlaced { startNextPass() } else { finished = true }
-        }
-        if finished { sink.finish() }
+        return true
     }
 
-    /// Converts the row (an Adam7 pass's row: pixels `step` apart) into the sink; rows of a
-    /// non-interlaced image are final as they come (an interlaced one's when the last pass is).
-    private func emitRow() {
-        let y = header.interlaced ? Adam7.yStart[pass] + rowInPass * Adam7.yStep[pass] : rowInPass
-        let x0 = header.interlaced ? Adam7.xStart[pass] : 0, step = header.interlaced ? Adam7.xStep[pass] : 1
-        let count = passWidth
-        sink.write(row: y, x: x0, count: count, step: step) { dst, step in
-            current.withUnsafeBufferPointer { row in
-                converter.convert(row.baseAddress! + 1, count: count, into: dst, step: step)
-            }
+    /// Has the full batch reconstructed (on the pipeline's thread, or here) and takes the next
+    /// one to fill; false when reconstruction has failed.
+    private func handOff(_ pipeline: inout PNGRowPipeline) -> Bool {
+        let (pass, next) = (batch.pass, batch.firstRow + batch.rowCount)
+        if plan.pipelines && !pipeline.isRunning && rowsFollow(pass: pass, row: next) {
+            pipeline.start(reconstructor: reconstructor, spares: spareStorages())
         }
-        if !header.interlaced { sink.markFinal(rows: y + 1) }
+        if pipeline.isRunning {
+            guard let taken = pipeline.exchange(batch) else { return false }
+            batch = taken
+        } else {
+            reconstructor.reconstruct(&batch)
+            if batch.failed { return false }
+        }
+        fill = 0
+        startRows(pass: pass, row: next)
+        return true
+    }
+
+    /// The batch buffers other than the one being filled, made up to the ring's size.
+    private func spareStorages() -> [PNGRowStorage] {
+        while storages.count < PNGRowPipeline.batchesInFlight {
+            storages.append(PNGRowStorage(capacity: batch.storage.capacity))
+        }
+        return storages.filter { $0 !== batch.storage }
+    }
+
+    /// Reconstructs the whole rows at the start of the partial batch (on this thread: no
+    /// pipeline runs now) and moves the partial row after them to the batch's start.
+    private func reconstructWholeRows() {
+        let whole = fill / batch.rowLength
+        guard whole > 0, !inflated, reconstructor.failure == nil else { return }
+        let rowCount = batch.rowCount
+        batch.rowCount = whole
+        reconstructor.reconstruct(&batch)
+        let consumed = whole * batch.rowLength
+        batch.bytes.update(from: batch.bytes + consumed, count: fill - consumed)
+        fill -= consumed
+        batch.firstRow += whole
+        batch.rowCount = rowCount - whole
     }
 }

@@ -20,6 +20,8 @@ public struct FileResult<Decoder: BenchDecoder, Info> {
     /// Megapixels of output of one decode, for MP/s.
     public let megapixels: Double
     public var bestSeconds: [Decoder: Double] = [:]
+    /// Least CPU time of one decode per decoder, every thread of the process counted.
+    public var bestCPUSeconds: [Decoder: Double] = [:]
     public var notes: [String] = []
 
     public init(name: String, info: Info, megapixels: Double) {
@@ -48,7 +50,7 @@ public struct FileResult<Decoder: BenchDecoder, Info> {
     /// A first, untimed decode with each decoder (`check`: the warm-up, and the outputs that
     /// `compare` turns into notes), then `iterations` rounds in which each decoder that worked
     /// runs once (`decode`), the order rotating from round to round. A decoder's time is its
-    /// best round, on the monotonic clock.
+    /// best round, on the monotonic clock; its CPU time the least of its rounds.
     public mutating func measure<Output>(
         iterations: Int,
         check: (Decoder) throws -> Output,
@@ -67,19 +69,23 @@ public struct FileResult<Decoder: BenchDecoder, Info> {
         let working = Decoder.allCases.filter { outputs[$0] != nil }
         outputs.removeAll()
 
-        var best = [Decoder: UInt64]()
+        var best = [Decoder: UInt64](), bestCPU = [Decoder: UInt64]()
         for round in 0..<iterations {
             for step in working.indices {
                 let decoder = working[(round + step) % working.count]
-                let start = monotonicNanoseconds()
+                let start = monotonicNanoseconds(), startCPU = processCPUNanoseconds()
                 guard let pixels = decode(decoder) else { continue }
                 consume(pixels)
-                let elapsed = monotonicNanoseconds() - start
+                let elapsed = monotonicNanoseconds() - start, cpu = processCPUNanoseconds() - startCPU
                 best[decoder] = min(best[decoder] ?? .max, elapsed)
+                bestCPU[decoder] = min(bestCPU[decoder] ?? .max, cpu)
             }
         }
         for (decoder, nanoseconds) in best {
             bestSeconds[decoder] = Double(nanoseconds) / 1e9
+        }
+        for (decoder, nanoseconds) in bestCPU {
+            bestCPUSeconds[decoder] = Double(nanoseconds) / 1e9
         }
     }
 }

@@ -2,6 +2,7 @@ import BenchSupport
 import CLibPNGShim
 import CSpng
 import Foundation
+import ImageCodecs
 
 typealias FileResult = BenchSupport.FileResult<Decoder, PNGInfo>
 
@@ -49,7 +50,7 @@ struct Benchmark {
             guard let spng = outputs[.libspng] else { return ["no reference: libspng failed"] }
             reference = spng
         }
-        for decoder in [Decoder.ours, .libpng] {
+        for decoder in [Decoder.ours, .oursOneThread, .libpng] {
             guard let output = outputs[decoder] else { continue }
             if let issue = comparison(output, reference: reference, width: info.width) {
                 notes.append("MISMATCH \(decoder.name) vs libspng: \(issue)")
@@ -66,32 +67,53 @@ struct Benchmark {
     }
 }
 
-/// The Markdown report: a table, the geometric means, then the notes.
+/// The Markdown report: the one-core table (ours with `maxThreads` 1, and the C libraries), the
+/// table with our default `maxThreads`, the geometric means, then the notes. CPU time is the
+/// least of the rounds, every thread of the process counted.
 enum Report {
     static func print(_ results: [FileResult], iterations: Int) {
         let spng = String(cString: spng_version_string())
         let png = String(cString: pngshim_version())
-        let spngRatios = results.compactMap { $0.ratio(over: .libspng) }
-        let pngRatios = results.compactMap { $0.ratio(over: .libpng) }
+        let threads = DecodingOptions().maxThreads
+        let one = results.compactMap { $0.ratio(.oursOneThread, over: .libspng) }
+        let onePNG = results.compactMap { $0.ratio(.oursOneThread, over: .libpng) }
+        let many = results.compactMap { $0.ratio(over: .libspng) }
+        func ms(_ r: FileResult, _ d: Decoder) -> String { r.bestCPUSeconds[d].map { Cell.fixed($0 * 1e3, 1) } ?? "error" }
+        Swift.print("PNG decode, RGBA8 output, best of \(iterations) interleaved iterations; libspng \(spng), libpng \(png).")
+        Swift.print("Ratios are speed ratios (MP/s over MP/s, wall time): above 1 means ours is faster. CPU ms: least CPU time of one decode, all threads.")
+        Swift.print()
+        Swift.print("One core (ours with maxThreads = 1):")
         printReport(
-            intro: [
-                "PNG decode, RGBA8 output, best of \(iterations) interleaved iterations; libspng \(spng), libpng \(png).",
-                "Ratios are speed ratios (ours MP/s over theirs): above 1 means ours is faster.",
-            ],
+            intro: [],
             columns: ["file", "category", "size MP", "ours MP/s", "libspng MP/s", "libpng MP/s",
-                      "ours/libspng", "ours/libpng"],
+                      "ours/libspng", "ours/libpng", "ours CPU ms", "libspng CPU ms"],
+            rows: results.map { r in
+                [
+                    r.name, r.info.category, Cell.fixed(r.info.megapixels, 2),
+                    Cell.rate(r.megapixelsPerSecond(.oursOneThread)), Cell.rate(r.megapixelsPerSecond(.libspng)),
+                    Cell.rate(r.megapixelsPerSecond(.libpng)),
+                    Cell.times(r.ratio(.oursOneThread, over: .libspng)), Cell.times(r.ratio(.oursOneThread, over: .libpng)),
+                    ms(r, .oursOneThread), ms(r, .libspng),
+                ]
+            },
+            summary: "Geometric mean, one core: ours/libspng \(Cell.times(geometricMean(one))) over \(one.count) files, "
+                + "ours/libpng \(Cell.times(geometricMean(onePNG))) over \(onePNG.count) files.",
+            results: [FileResult](), allMatch: "", othersMatch: ""
+        )
+        Swift.print("Default threads (ours with maxThreads = \(threads); libspng on one):")
+        printReport(
+            intro: [],
+            columns: ["file", "category", "size MP", "ours MP/s", "libspng MP/s", "ours/libspng", "ours CPU ms", "libspng CPU ms"],
             rows: results.map { r in
                 [
                     r.name, r.info.category, Cell.fixed(r.info.megapixels, 2),
                     Cell.rate(r.megapixelsPerSecond(.ours)), Cell.rate(r.megapixelsPerSecond(.libspng)),
-                    Cell.rate(r.megapixelsPerSecond(.libpng)),
-                    Cell.times(r.ratio(over: .libspng)), Cell.times(r.ratio(over: .libpng)),
+                    Cell.times(r.ratio(over: .libspng)), ms(r, .ours), ms(r, .libspng),
                 ]
             },
-            summary: "Geometric mean: ours/libspng \(Cell.times(geometricMean(spngRatios))) over \(spngRatios.count) files, "
-                + "ours/libpng \(Cell.times(geometricMean(pngRatios))) over \(pngRatios.count) files.",
+            summary: "Geometric mean, default threads: ours/libspng \(Cell.times(geometricMean(many))) over \(many.count) files.",
             results: results,
-            allMatch: "Correctness: ours and libpng match libspng byte for byte on all \(results.count) files"
+            allMatch: "Correctness: ours (both ways) and libpng match libspng byte for byte on all \(results.count) files"
                 + " (16-bit sources: against libspng RGBA16 >> 8).",
             othersMatch: "Correctness: all other files match libspng byte for byte (16-bit sources: against libspng RGBA16 >> 8)."
         )

@@ -3,13 +3,16 @@ import CLibPNGShim
 import CSpng
 import ImageCodecs
 
-/// The three decoders under comparison, each giving RGBA8 (straight alpha, no gamma).
+/// The decoders under comparison, each giving RGBA8 (straight alpha, no gamma): ours with the
+/// default `maxThreads` (the processors online, at most 8) and with one thread, and the two C
+/// libraries (one thread each).
 enum Decoder: Int, BenchDecoder {
-    case ours, libspng, libpng
+    case ours, oursOneThread, libspng, libpng
 
     var name: String {
         switch self {
         case .ours: "ours"
+        case .oursOneThread: "ours (1 thread)"
         case .libspng: "libspng"
         case .libpng: "libpng"
         }
@@ -20,11 +23,19 @@ enum Decoder: Int, BenchDecoder {
     func decode(_ bytes: [UInt8], info: PNGInfo) throws(BenchError) -> [UInt8] {
         switch self {
         case .ours: try decodeOurs(bytes)
+        case .oursOneThread: try decodeOurs(bytes, options: oneThread)
         case .libspng: try decodeSpng(bytes, format: SPNG_FMT_RGBA8)
         case .libpng: try decodeLibPNG(bytes, info: info)
         }
     }
 }
+
+/// Our options with `maxThreads` 1.
+let oneThread: DecodingOptions = {
+    var options = DecodingOptions()
+    options.maxThreads = 1
+    return options
+}()
 
 /// libspng: a context over the buffer, `spng_decode_image` to `format` with tRNS applied
 /// (`SPNG_DECODE_TRNS`), no gamma. CRC and Adler-32 are checked, as ours does by default.
