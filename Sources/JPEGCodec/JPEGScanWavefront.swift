@@ -17,7 +17,7 @@ import CodecCore
 /// Threads take the scans in turn (``WorkerPool/concurrentForEach(count:maxThreads:_:)``), longest
 /// chain first: a scan's rank is its estimated work (blocks × coefficients of its band) plus the
 /// largest rank among the scans that depend on it, the order of list scheduling. In libjpeg's
-/// default script the luma's 6–63 band then starts at once beside its 1–5 band, and its two
+/// default script the luma's 6–63 band then follows its 1–5 band closely, and its two
 /// refinements run side by side as a wavefront, instead of the last refinement alone at the end.
 /// A scan's rank exceeds that of every scan depending on it, so a scan waits only on scans taken
 /// before it: the earliest unfinished scan in that order is always running and never waits, and
