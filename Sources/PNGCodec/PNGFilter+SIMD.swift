@@ -79,9 +79,15 @@ extension PNGFilter {
         }
     }
 
-    /// Paeth reconstruction of a row `count` bytes long (`stride` 3 or 4).
+    /// Paeth reconstruction of a row `count` bytes long (`stride` 3 or 4); bytes past the last
+    /// whole pixel, which no PNG row has, one at a time.
     static func paethSIMD(_ row: UnsafeMutablePointer<UInt8>, _ prev: UnsafePointer<UInt8>, count: Int, stride: Int) {
-        paethSIMD(row, prev, pixels: 0..<(count / stride), stride: stride)
+        let whole = count / stride
+        paethSIMD(row, prev, pixels: 0..<whole, stride: stride)
+        for i in (whole &* stride)..<max(count, whole &* stride) {
+            let left = i >= stride ? Int16(row[i &- stride]) : 0, upperLeft = i >= stride ? Int16(prev[i &- stride]) : 0
+            row[i] = row[i] &+ UInt8(truncatingIfNeeded: predictor(left, Int16(prev[i]), upperLeft))
+        }
     }
 
     /// Paeth reconstruction of two consecutive rows both filtered with Paeth: `row` (above it
@@ -93,7 +99,7 @@ extension PNGFilter {
     static func paethPair(_ row: UnsafeMutablePointer<UInt8>, _ prev: UnsafePointer<UInt8>, rowLength: Int,
                           count: Int, stride: Int) {
         let width = count / stride, next = row + rowLength
-        guard width > 3 else {
+        guard width > 3, count == width &* stride else {
             paethSIMD(row, prev, count: count, stride: stride)
             paethSIMD(next, row, count: count, stride: stride)
             return

@@ -14,8 +14,8 @@ struct FilterTests {
 
     @Test(arguments: [3, 4])
     func paethSIMDEqualsScalarTwin(stride: Int) {
-        for (seed, pixels) in [(1, 1), (2, 2), (3, 17), (4, 1000)] as [(UInt64, Int)] {
-            let count = pixels * stride
+        for (seed, count) in [(1, 1), (2, 2 * stride), (3, 17 * stride), (4, 1000 * stride), (5, 61), (6, 2)] as [(UInt64, Int)] {
+            let pixels = count / stride
             let previous = Self.randomRow(count, seed: seed)
             var scalar = Self.randomRow(count, seed: seed + 100)
             var simd = scalar
@@ -23,7 +23,7 @@ struct FilterTests {
                 scalar.withUnsafeMutableBufferPointer { PNGFilter.paeth($0.baseAddress!, prev.baseAddress!, count: count, stride: stride) }
                 simd.withUnsafeMutableBufferPointer { PNGFilter.paethSIMD($0.baseAddress!, prev.baseAddress!, count: count, stride: stride) }
             }
-            #expect(simd == scalar, "stride \(stride), \(pixels) pixels")
+            #expect(simd == scalar, "stride \(stride), \(count) bytes (\(pixels) whole pixels)")
         }
     }
 
