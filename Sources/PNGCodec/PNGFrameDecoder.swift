@@ -18,7 +18,7 @@ package final class PNGFrameDecoder: FrameJob {
     let height: Int
     private let header: PNGHeader
     private let inflater: Inflater
-    let reconstructor: PNGRowReconstructor
+    private let reconstructor: PNGRowReconstructor
     private let plan: PNGBatchPlan
     /// Every batch buffer there is: the one being filled, and the ring's others once a
     /// pipeline has run.
@@ -40,8 +40,9 @@ package final class PNGFrameDecoder: FrameJob {
 
     /// A decoder writing into a new `width × height` raster (the caller has checked its size
     /// against the limits; left uninitialised when not interlaced, since every row is written in
-    /// turn, and the rows not reached are cleared at the end of each call), or into `thumbnail` at `origin` when one is given: rows, and the
-    /// pixels of Adam7 passes, are shrunk as they come out.
+    /// turn, and the rows not reached are cleared at the end of each call), or into `thumbnail`
+    /// at `origin` when one is given: rows, and the pixels of Adam7 passes, are shrunk as they
+    /// come out.
     init(header: PNGHeader, width: Int, height: Int, converter: PNGRowConverter,
          thumbnail: StreamingResampler? = nil, origin: (x: Int, y: Int) = (0, 0),
          ignoresChecksum: Bool, maxThreads: Int = 1) throws(DecodingError) {
@@ -62,6 +63,7 @@ package final class PNGFrameDecoder: FrameJob {
         startRows(pass: 0, row: 0)
     }
 
+    /// Where the rows went: the raster, or the thumbnail's resampler (read between calls).
     var sink: RowSink { reconstructor.sink }
 
     /// Bytes held in buffers that grow with the image: the sink, the batches, the row kept.
@@ -101,15 +103,14 @@ package final class PNGFrameDecoder: FrameJob {
             while !inflated, try fillBatch(segments: segments, input: input) {
                 guard handOff(&pipeline) else { break }
             }
-            if !inflated && reconstructor.failure == nil && (dataComplete || inflater.finished) {
-                inflateError = .invalidData("image data ends before the last row")
-            }
         } catch {
             inflateError = error
         }
+        // The reconstructor is this thread's again only from here on.
         pipeline.finish()
         reconstructWholeRows()
         if let error = reconstructor.failure ?? inflateError { throw error }
+        if !inflated && (dataComplete || inflater.finished) { throw .invalidData("image data ends before the last row") }
         if inflated {
             reconstructor.finish()
             finished = true
