@@ -38,6 +38,10 @@ public struct DecodingOptions: Sendable, Equatable {
     /// the processors), so decodes running at once share them instead of oversubscribing the
     /// machine. Pixels are identical for every value; values below 1 count as 1.
     public var maxThreads = ProcessorCount.online(cappedAt: 8)
+    /// The CRCs of the image data chunks (PNG IDAT) were checked by another decoder of the same
+    /// bytes: `ImageSource`'s parser, which sees every byte before its renderer does and stops
+    /// the source at a mismatch. The renderer's decoder does not compute them again.
+    package var imageDataCRCsChecked = false
 
     /// The defaults: RGBA8, straight alpha, 8-bit output, the file's colour space, pixels decoded on
     /// request, default ``Limits``.

@@ -13,7 +13,7 @@ extension ImageSource {
         if let error { throw error }
         guard let coder else { throw .invalidRequest("frame index out of range") }
         let (result, sticky) = renderer.withLock { r -> (Result<R, DecodingError>, DecodingError?) in
-            let decoder = r.decoder ?? coder.makeDecoder(options: options)
+            let decoder = r.decoder ?? coder.makeDecoder(options: rendering)
             r.decoder = decoder
             do throws(DecodingError) {
                 try Self.catchUp(&r, decoder, input)
@@ -43,10 +43,10 @@ extension ImageSource {
     /// the lock, or the holder sees the flag and takes the bytes.
     func catchUpIfPending() {
         while state.withLock({ s in defer { s.immediatePending = false }; return s.immediatePending }) {
-            let (input, coder) = state.withLock { ($0.input, $0.coder) }
-            guard let coder else { return }
+            let (input, coder, error) = state.withLock { ($0.input, $0.coder, $0.error) }
+            guard let coder, error == nil else { return }
             let ran = renderer.withLockIfAvailable { r -> DecodingError? in
-                let decoder = r.decoder ?? coder.makeDecoder(options: options)
+                let decoder = r.decoder ?? coder.makeDecoder(options: rendering)
                 r.decoder = decoder
                 try? Self.catchUp(&r, decoder, input)
                 return decoder.error
@@ -54,6 +54,15 @@ extension ImageSource {
             guard let sticky = ran else { return }
             keep(sticky)
         }
+    }
+
+    /// The renderer's options: the caller's, the image data's CRCs left to the parser, which
+    /// has checked every byte the renderer is given (a mismatch stops the source before the
+    /// renderer runs).
+    var rendering: DecodingOptions {
+        var rendering = options
+        rendering.imageDataCRCsChecked = true
+        return rendering
     }
 
     /// Gives the renderer the input, if it has not seen all of it yet.

@@ -106,7 +106,7 @@ package struct PNGContainer: FrameContainer {
                 endData()
             }
             guard input.has(length + 12, at: position) else { return }
-            let crcOK = options.ignoresChecksums || chunkCRC((position + 4)..<payload.upperBound, input)
+            let crcOK = skipsCRC(type) || chunkCRC((position + 4)..<payload.upperBound, input)
                 == input.u32BE(at: payload.upperBound)
             if type != .IDAT && type != .fdAT {
                 if crcOK || !type.isCritical { try handle(type, payload, input, crcOK: crcOK) }
@@ -180,6 +180,13 @@ package struct PNGContainer: FrameContainer {
         guard seq == nextSequenceNumber else { return false }
         nextSequenceNumber &+= 1
         return true
+    }
+
+    /// Whether a chunk's CRC need not be computed: checksums ignored; IDAT checked by the
+    /// source's parser already (``DecodingOptions/imageDataCRCsChecked``); fdAT, an ancillary
+    /// chunk whose payload is taken when its header arrives, so that its CRC decides nothing.
+    private func skipsCRC(_ type: PNGChunkType) -> Bool {
+        options.ignoresChecksums || type == .fdAT || (type == .IDAT && options.imageDataCRCsChecked)
     }
 
     /// The CRC-32 of a chunk's type and data (§5.3), over the input segments they lie in.

@@ -14,7 +14,11 @@ extension PNGFilter {
     /// The predictor of §9.4 in eight lanes: a pixel of two rows at once, or of one (the other
     /// half zero, at no extra cost: the same 128-bit register). Everything but the last three
     /// comparisons and two selections comes from b and c alone.
+    #if compiler(>=6.2)
+    @inline(always)  // the hint `@inline(__always)` was not always taken here (SE-0496)
+    #else
     @inline(__always)
+    #endif
     static func paethPredictor(_ a: SIMD8<Int16>, above b: SIMD8<Int16>, upperLeft c: SIMD8<Int16>) -> SIMD8<Int16> {
         let t = c &+ c &+ c &- b &- b, m = t &+ b
         let one = SIMD8<Int16>(repeating: 1)

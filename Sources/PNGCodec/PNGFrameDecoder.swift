@@ -39,8 +39,10 @@ package final class PNGFrameDecoder: FrameJob {
     private var failure: DecodingError?
 
     /// A decoder writing into a new `width × height` raster (the caller has checked its size
-    /// against the limits), or into `thumbnail` at `origin` when one is given: rows, and the
-    /// pixels of Adam7 passes, are shrunk as they come out.
+    /// against the limits; left uninitialised when not interlaced, since every row is written in
+    /// turn, and the rows not reached are cleared at the end of each call), or into `thumbnail`
+    /// at `origin` when one is given: rows, and the pixels of Adam7 passes, are shrunk as they
+    /// come out.
     init(header: PNGHeader, width: Int, height: Int, converter: PNGRowConverter,
          thumbnail: StreamingResampler? = nil, origin: (x: Int, y: Int) = (0, 0),
          ignoresChecksum: Bool, maxThreads: Int = 1) throws(DecodingError) {
@@ -48,7 +50,8 @@ package final class PNGFrameDecoder: FrameJob {
         self.width = width
         self.height = height
         let sink = thumbnail.map { RowSink(thumbnail: $0, width: width, height: height, origin: origin) }
-            ?? RowSink(width: width, height: height, bytesPerPixel: converter.outputBytesPerPixel)
+            ?? RowSink(width: width, height: height, bytesPerPixel: converter.outputBytesPerPixel,
+                       uninitialized: !header.interlaced)
         inflater = try Inflater(ignoresChecksum: ignoresChecksum)
         let fullRow = header.rowBytes(pixels: width) + 1
         reconstructor = PNGRowReconstructor(header: header, converter: converter, sink: sink, fullRow: fullRow)
@@ -79,6 +82,7 @@ package final class PNGFrameDecoder: FrameJob {
     /// so running out of data is then an error.
     func decode(segments: [Range<Int>], dataComplete: Bool, input: InputBuffer) throws(DecodingError) {
         if let failure { throw failure }
+        defer { reconstructor.clearUnwrittenRows() }
         do {
             try resume(segments: segments, dataComplete: dataComplete, input: input)
         } catch {

@@ -64,6 +64,8 @@ struct PNGRowConverter {
                 let g = v &* scale
                 store(dst + i &* ds, g, g, g, Int(v) == keyValue ? 0 : 255)
             }
+        case (.truecolor, 8) where key == nil:
+            Self.opaqueRGB(src, count: count, into: dst, step: ds)
         case (.truecolor, 8):
             let k = key.map { (UInt8(truncatingIfNeeded: $0.0), UInt8(truncatingIfNeeded: $0.1), UInt8(truncatingIfNeeded: $0.2), $0.0 < 256 && $0.1 < 256 && $0.2 < 256) }
             for i in 0..<count {
@@ -95,6 +97,34 @@ struct PNGRowConverter {
                 let p = src + i &* 8
                 store(dst + i &* ds, p[0], p[2], p[4], p[6])
             }
+        }
+    }
+
+    /// 8-bit RGB without a colour key to RGBA8, four pixels (three 32-bit words) at a time;
+    /// `step` is the byte distance between output pixels.
+    private static func opaqueRGB(_ src: UnsafePointer<UInt8>, count: Int, into dst: UnsafeMutablePointer<UInt8>, step: Int) {
+        let opaque: UInt32 = 0xFF00_0000
+        let source = UnsafeRawPointer(src), out = UnsafeMutableRawPointer(dst)
+        var i = 0
+        while i &+ 4 <= count {
+            let s = source + i &* 3
+            let w0 = UInt32(littleEndian: s.loadUnaligned(as: UInt32.self))
+            let w1 = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+            let w2 = UInt32(littleEndian: s.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+            let d = out + i &* step
+            d.storeBytes(of: (w0 | opaque).littleEndian, as: UInt32.self)
+            d.storeBytes(of: (w0 &>> 24 | w1 &<< 8 | opaque).littleEndian, toByteOffset: step, as: UInt32.self)
+            d.storeBytes(of: (w1 &>> 16 | w2 &<< 16 | opaque).littleEndian, toByteOffset: 2 &* step, as: UInt32.self)
+            d.storeBytes(of: (w2 &>> 8 | opaque).littleEndian, toByteOffset: 3 &* step, as: UInt32.self)
+            i &+= 4
+        }
+        while i < count {
+            let p = src + i &* 3, d = dst + i &* step
+            d[0] = p[0]
+            d[1] = p[1]
+            d[2] = p[2]
+            d[3] = 255
+            i &+= 1
         }
     }
 

@@ -80,6 +80,12 @@ final class PNGRowReconstructor: @unchecked Sendable {
         }
     }
 
+    /// Clears the rows of an image allocated uninitialised that are not written yet, so that a
+    /// partial image shows transparent black below its final rows.
+    func clearUnwrittenRows() {
+        sink.clearUnwrittenRows()
+    }
+
     /// Every row has been written: all rows final.
     func finish() {
         sink.finish()

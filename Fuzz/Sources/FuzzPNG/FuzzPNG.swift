@@ -1,6 +1,8 @@
 // libFuzzer target for the PNG/APNG decoder behind ImageSource (see ../../README.md).
 //
-// The decoding and the checks are shared with the other targets (FuzzSupport):
+// The decoding and the checks are shared with the other targets (FuzzSupport); each decode runs
+// at a `maxThreads` of 1, 2, 3 or 8 picked from the input, so a large image's rows also go
+// through the decoder's second thread:
 //  1. whole (`ImageSource(bytes:options:)`): every frame's image and canonical hash, the image
 //     and frame properties, and a 32-pixel thumbnail of frame 0;
 //  2. incrementally (`ImageSource(incremental:)` with `decodesImmediately`), fed in chunks of

@@ -5,15 +5,14 @@
 // symbols that must live in its executable: `LLVMFuzzerTestOneInput` (which calls
 // `FuzzTarget.run`) and `<Target>_main` (which calls `runLibFuzzer`).
 //
-// Each input is decoded twice:
+// Each input is decoded twice, each at a `maxThreads` of 1, 2, 3 or 8 picked from a hash of
+// the input (so the two often differ):
 //  1. whole (`ImageSource(bytes:options:)`): every frame's image and canonical hash, the image
 //     and frame properties, the raw (uncomposited) frames of the first 16 frames, and a
 //     32-pixel thumbnail of frame 0;
 //  2. incrementally (`ImageSource(incremental:)` with `decodesImmediately`), fed in chunks of
 //     1...4096 bytes whose sizes come from a hash of the input, asking for the last known
 //     frame, composed and raw, now and then while the data is still open.
-// Each decode's `maxThreads` (1...4) comes from a hash of the input too, mostly a different one
-// for each, so the comparisons below also hold the output equal across thread counts.
 // Any crash or sanitizer report is a finding, and so is a broken invariant (a trap here):
 //  - split independence: when both sources end in a status the target compares (`complete`
 //    for every target; `FuzzTarget.Comparison.sameStatus` adds the other final statuses),
@@ -105,7 +104,7 @@ public struct FuzzTarget: Sendable {
 
     /// Small limits, so that the fuzzer spends its time on logic, not on allocating. Checksums
     /// are ignored, so that mutated files get past CRC-32 and Adler-32 into the deeper code
-    /// (formats without checksums ignore the option). `maxThreads` comes from the input
+    /// (formats without checksums ignore the option). `maxThreads` as the input picks it
     /// (``threadCounts(_:)``).
     func options(immediate: Bool, maxThreads: Int) -> DecodingOptions {
         var options = DecodingOptions()
@@ -116,20 +115,21 @@ public struct FuzzTarget: Sendable {
         return options
     }
 
-    /// The thread counts (1...4) of the whole and the chunked decode, from a hash of the input
-    /// (a format's first bytes are its signature): mostly two different ones, so that the
-    /// split-independence checks also hold the output equal across thread counts.
-    func threadCounts(_ bytes: UnsafeBufferPointer<UInt8>) -> (whole: Int, chunked: Int) {
-        let h = fnv1a(bytes)
-        return (Int(h % 4) + 1, Int((h >> 2) % 4) + 1)
+    /// The thread counts of the whole and the chunked decode, each 1, 2, 3 or 8, from a hash of
+    /// the input: outputs must not depend on them (DESIGN.md, "Threads and colour"), so the
+    /// split-independence checks compare decodes at different counts as well.
+    static func threadCounts(_ bytes: UnsafeBufferPointer<UInt8>) -> (whole: Int, chunked: Int) {
+        let counts = [1, 2, 3, 8], h = fnv1a(bytes) &>> 40
+        return (counts[Int(h & 3)], counts[Int((h &>> 2) & 3)])
     }
 
     /// Decodes `size` bytes at `data` both ways and traps on a broken invariant. Call it from
     /// the target's `LLVMFuzzerTestOneInput`.
     public func run(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let bytes = UnsafeBufferPointer(start: data, count: size)
-        let (whole, thumbnailError) = decodeWhole(bytes)
-        let chunked = decodeChunked(bytes)
+        let threads = Self.threadCounts(bytes)
+        let (whole, thumbnailError) = decodeWhole(bytes, maxThreads: threads.whole)
+        let chunked = decodeChunked(bytes, maxThreads: threads.chunked)
         if verbose {
             note("whole: \(whole.status) \(whole.count) frames \(whole.frameDescriptions)"
                 + (whole.error.map { " error: \($0)" } ?? "")
@@ -252,9 +252,8 @@ public struct FuzzTarget: Sendable {
     }
 
     /// Decodes `bytes` whole.
-    private func decodeWhole(_ bytes: UnsafeBufferPointer<UInt8>) -> (Outcome, thumbnailError: DecodingError?) {
-        let threads = threadCounts(bytes).whole
-        let source = ImageSource(bytes: bytes, options: options(immediate: false, maxThreads: threads), registry: registry)
+    private func decodeWhole(_ bytes: UnsafeBufferPointer<UInt8>, maxThreads: Int) -> (Outcome, thumbnailError: DecodingError?) {
+        let source = ImageSource(bytes: bytes, options: options(immediate: false, maxThreads: maxThreads), registry: registry)
         let (hashes, errors) = hashFrames(source)
         let count = source.count
         _ = source.properties
@@ -264,7 +263,7 @@ public struct FuzzTarget: Sendable {
         let status = source.status
         var thumbnailError: DecodingError?
         do {
-            let fresh = ImageSource(bytes: bytes, options: options(immediate: false, maxThreads: threads), registry: registry)
+            let fresh = ImageSource(bytes: bytes, options: options(immediate: false, maxThreads: maxThreads), registry: registry)
             let thumbnail = try fresh.thumbnail(at: 0, maxPixelSize: 32, applyOrientation: false)
             if status == .complete, let full = try? source.image(at: 0), full.isComplete,
                thumbnail.width != full.width || thumbnail.height != full.height {
@@ -299,8 +298,8 @@ public struct FuzzTarget: Sendable {
     }
 
     /// Decodes `bytes` fed in chunks of 1...4096 bytes drawn from a hash of the input.
-    private func decodeChunked(_ bytes: UnsafeBufferPointer<UInt8>) -> Outcome {
-        let source = ImageSource(incremental: options(immediate: true, maxThreads: threadCounts(bytes).chunked), registry: registry)
+    private func decodeChunked(_ bytes: UnsafeBufferPointer<UInt8>, maxThreads: Int) -> Outcome {
+        let source = ImageSource(incremental: options(immediate: true, maxThreads: maxThreads), registry: registry)
         var rng = SplitMix64(state: fnv1a(bytes))
         var offset = 0
         var midStreamRequests = 0
