@@ -30,11 +30,15 @@ package struct AnimationCanvas: Sendable {
     /// (``compose(through:frame:makeImage:drawing:)``).
     var drawing: Int?
 
+    /// Threads that may clear a new canvas (``DecodingOptions/maxThreads``).
+    let maxThreads: Int
+
     /// A plan for a `width × height` canvas; the caller has checked the size against ``Limits``.
-    package init(width: Int, height: Int, overRule: AnimationCompositor.OverRule = .porterDuff) {
+    package init(width: Int, height: Int, overRule: AnimationCompositor.OverRule = .porterDuff, maxThreads: Int = 1) {
         self.width = width
         self.height = height
         self.overRule = overRule
+        self.maxThreads = maxThreads
     }
 
     /// Readies the canvas for composing frame `index` and returns the next frame to draw
@@ -50,7 +54,7 @@ package struct AnimationCanvas: Sendable {
             && (!stopsAtFirst || index == firstComposed) && (drawing.map { index >= $0 } ?? true) {
             return composedIndex + 1
         }
-        compositor = AnimationCompositor(width: width, height: height, overRule: overRule)
+        compositor = AnimationCompositor(width: width, height: height, overRule: overRule, maxThreads: maxThreads)
         canvasAllocations += 1
         composedIndex = start - 1
         firstComposed = start

@@ -28,12 +28,13 @@ package struct AnimationCompositor: Sendable {
     /// Bytes held: the canvas and the rectangle saved for a `previous` disposal.
     package var heldBytes: Int { canvas.count + saved.count }
 
-    /// A transparent canvas; the caller has checked its size against ``Limits``.
-    package init(width: Int, height: Int, overRule: OverRule = .porterDuff) {
+    /// A transparent canvas, cleared on up to `maxThreads` threads; the caller has checked its
+    /// size against ``Limits``.
+    package init(width: Int, height: Int, overRule: OverRule = .porterDuff, maxThreads: Int = 1) {
         self.width = width
         self.height = height
         self.overRule = overRule
-        canvas = PixelStorage.make(count: width * height * 4, zeroed: true)
+        canvas = PixelStorage.make(count: width * height * 4, zeroed: true, maxThreads: maxThreads)
     }
 
     /// Applies the previous frame's disposal, then draws `frame` (an RGBA8 raster the size

@@ -166,7 +166,8 @@ extension FrameDriver {
     /// is drawn as far as it goes.
     func composite(_ index: Int, _ spec: CanvasSpec, _ input: InputBuffer,
                    makeImage: Bool = true) throws(DecodingError) -> RenderedImage? {
-        var plan = canvas ?? AnimationCanvas(width: spec.width, height: spec.height, overRule: spec.overRule)
+        var plan = canvas ?? AnimationCanvas(width: spec.width, height: spec.height, overRule: spec.overRule,
+                                                  maxThreads: options.maxThreads)
         canvas = nil
         canvasBytes = plan.heldBytes
         defer { canvas = plan; canvasBytes = 0 }

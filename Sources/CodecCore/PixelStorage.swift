@@ -11,11 +11,21 @@ import Glibc
 package enum PixelStorage {
     package static let hugePageThreshold = 4 << 20
 
-    /// `count` bytes, zeroed or left as the allocator gives them.
-    package static func make(count: Int, zeroed: Bool) -> [UInt8] {
+    /// Buffers at least this large are zeroed in bands on several threads when asked.
+    static let zeroingBand = 4 << 20
+
+    /// `count` bytes, zeroed or left as the allocator gives them. Zeroing (and so the first-touch
+    /// faults) runs in bands of ``zeroingBand`` bytes on up to `maxThreads` threads.
+    package static func make(count: Int, zeroed: Bool, maxThreads: Int = 1) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             if count >= hugePageThreshold, let base = buffer.baseAddress { adviseHugePages(base, count: count) }
-            if zeroed && count > 0 { buffer.baseAddress!.initialize(repeating: 0, count: count) }
+            if zeroed && count > 0 {
+                let base = buffer.baseAddress!, bands = (count + zeroingBand - 1) / zeroingBand
+                WorkerPool.shared.concurrentForEach(count: bands, maxThreads: maxThreads) { band in
+                    let start = band * zeroingBand
+                    (base + start).initialize(repeating: 0, count: min(zeroingBand, count - start))
+                }
+            }
             initialized = count
         }
     }

@@ -36,11 +36,11 @@ package struct GIFFormat: FrameFormat {
         let frames = container.frames
         switch purpose {
         case .frame(let j) where frames.indices.contains(j):
-            return GIFFrameDecoder(frame: frames[j], input: input)
+            return GIFFrameDecoder(frame: frames[j], input: input, maxThreads: options.maxThreads)
         case .thumbnail(let width, let height):
             guard let screen = container.screen, let frame = frames.first else { return nil }
             let resampler = try RowSink.resampler(from: screen.width, screen.height, to: width, height, limits: limits)
-            return GIFFrameDecoder(frame: frame, input: input, thumbnail: resampler)
+            return GIFFrameDecoder(frame: frame, input: input, thumbnail: resampler, maxThreads: options.maxThreads)
         default:
             return nil
         }

@@ -43,6 +43,12 @@ package final class GIFFrameDecoder: FrameJob {
     private let windowSize: Int
     /// Pixels in the declared image: output past them is ignored.
     private let pixelCount: Int
+    /// ``DecodingOptions/maxThreads``: with 2 or more, a large image whose data has all arrived
+    /// is decoded in two pieces at once and drawn in bands (``decodesInPieces(_:_:minimumCodeSize:)``).
+    private let maxThreads: Int
+    /// Images smaller than this are decoded in one piece: handing work to another thread costs
+    /// more than it saves.
+    static let minimumPiecesPixels = 1 << 18
 
     /// The next data sub-block to stage, and the input position reached in it.
     private var segmentIndex = 0
@@ -63,7 +69,8 @@ package final class GIFFrameDecoder: FrameJob {
 
     /// A decoder for `frame` (its visible part may be empty), drawing onto the canvas region
     /// each call hands over, or into `thumbnail`, whose input is the logical screen.
-    init(frame: GIFFrameData, input: InputBuffer, thumbnail: StreamingResampler? = nil) {
+    init(frame: GIFFrameData, input: InputBuffer, thumbnail: StreamingResampler? = nil, maxThreads: Int = 1) {
+        self.maxThreads = maxThreads
         width = frame.declared.width
         height = frame.declared.height
         interlaced = frame.interlaced
@@ -116,6 +123,11 @@ package final class GIFFrameDecoder: FrameJob {
         if lzw == nil {
             // §22: 2–8; 0 and 1 decode as in giflib and Wuffs; above 8 both refuse the image.
             guard LZWDecoder.accepts(minimumCodeSize: size) else { throw .invalidData("LZW minimum code size exceeds 8") }
+            if decodesInPieces(frame, input, minimumCodeSize: size) {
+                finished = true
+                release()
+                return
+            }
             lzw = LZWDecoder(minimumCodeSize: size)
             indices = [UInt8](repeating: 0, count: windowSize + LZWDecoder.maxStringLength + LZWDecoder.copySlack)
         }
@@ -139,6 +151,53 @@ package final class GIFFrameDecoder: FrameJob {
             }
         }
         release()
+    }
+
+    /// Decodes the whole image at once when `maxThreads` allows, the image is large and its data
+    /// has all arrived: the LZW stream in two pieces on two threads (``LZWSplitDecoding``), then
+    /// the rows drawn onto the canvas in bands by both, or into the thumbnail one after another.
+    /// False (nothing done) when the stream cannot be split or a piece fails: the caller decodes
+    /// in one piece.
+    private func decodesInPieces(_ frame: GIFFrameData, _ input: InputBuffer, minimumCodeSize: Int) -> Bool {
+        guard maxThreads > 1, pixelCount >= Self.minimumPiecesPixels, frame.complete,
+              frame.segments.allSatisfy({ $0.upperBound <= input.count }) else { return false }
+        var data: [UInt8] = []
+        data.reserveCapacity(frame.segments.reduce(0) { $0 + $1.count })
+        for segment in frame.segments {
+            var position = segment.lowerBound
+            while position < segment.upperBound {
+                let run = input.withContiguousRun(from: position, to: segment.upperBound) { data += $0; return $0.count }
+                guard run > 0 else { return false }
+                position += run
+            }
+        }
+        guard let all = LZWSplitDecoding.decode(data, minimumCodeSize: minimumCodeSize, pixelCount: pixelCount)
+        else { return false }
+        indices = all
+        if let region {
+            drawInBands(region)
+        } else {
+            fill = pixelCount
+            _ = writeRows()
+        }
+        return true
+    }
+
+    /// Draws every row of the decoded image (all in `indices`) onto `region`, in bands of rows
+    /// on up to `maxThreads` threads; each row is drawn by one thread only.
+    private func drawInBands(_ region: CanvasRegion) {
+        let bands = min(maxThreads, 8) * 2, rowsPerBand = (height + bands - 1) / bands
+        indices.withUnsafeBufferPointer { idx in
+            let indices = idx.baseAddress!
+            WorkerPool.shared.concurrentForEach(count: bands, maxThreads: maxThreads) { band in
+                for streamRow in band * rowsPerBand..<min((band + 1) * rowsPerBand, height) {
+                    let y = interlaced ? GIFInterlace.row(atStreamIndex: streamRow, height: height) : streamRow
+                    if y < visibleHeight {
+                        draw(indices + streamRow * width, into: UnsafeMutableRawPointer(region.row(y)))
+                    }
+                }
+            }
+        }
     }
 
     /// Copies data sub-block payloads that have arrived into the staging buffer, after the

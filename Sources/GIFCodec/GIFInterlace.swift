@@ -14,6 +14,17 @@ enum GIFInterlace {
         height > startRow[pass] ? (height - startRow[pass] + rowStep[pass] - 1) / rowStep[pass] : 0
     }
 
+    /// The image row that comes `index`-th in the stream of an interlaced image `height` rows high.
+    static func row(atStreamIndex index: Int, height: Int) -> Int {
+        var index = index
+        for pass in 0..<4 {
+            let rows = rowCount(pass: pass, height: height)
+            if index < rows { return startRow[pass] + index * rowStep[pass] }
+            index -= rows
+        }
+        return height
+    }
+
     /// The pass that row `y` belongs to.
     static func pass(ofRow y: Int) -> Int {
         if y & 7 == 0 { return 0 }

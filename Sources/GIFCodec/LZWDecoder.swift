@@ -21,8 +21,10 @@
 /// a code is decoded by copying eight bytes at a time from there; otherwise the prefix chain is
 /// walked back to front.
 struct LZWDecoder {
-    /// Why decoding stopped for good, or `running`.
-    enum Outcome: Equatable { case running, endCode, invalidCode }
+    /// Why decoding stopped for good, or `running`; `paused` after the clear code that ends at
+    /// the `stopAtBit` of a ``decode(_:into:base:fill:limit:stopAtBit:)`` call (the next call
+    /// goes on from there).
+    enum Outcome: Equatable { case running, paused, endCode, invalidCode }
 
     /// Table entries (2^12).
     static let tableSize = 4096
@@ -61,20 +63,30 @@ struct LZWDecoder {
         for c in 0..<clearCode { table[c] = UInt64(c) << 12 | 1 << 20 }
     }
 
+    /// Starts with the high `8 − shift` bits of `byte` already read, ahead of the input of the
+    /// first ``decode(_:into:base:fill:limit:)``: a decoder that starts at bit `shift` of a byte
+    /// (right after a clear code; ``LZWSplitPoint``).
+    mutating func hold(_ byte: UInt8, from shift: Int) {
+        bitBuffer = UInt64(byte >> UInt8(shift))
+        bitCount = 8 - shift
+    }
+
     /// Decodes codes from `input` into `output`, starting at `fill`, while `fill < limit`.
     /// `output` must have room for `limit + maxStringLength + copySlack` bytes; its byte 0 is
     /// the absolute output position `base`, and the bytes before `fill` are earlier output
     /// (the window copies come from). Returns the input bytes used; bits left over from the
-    /// last byte are kept for the next call.
+    /// last byte are kept for the next call. With `stopAtBit` (counted from bit 0 of this call's
+    /// input) decoding pauses right after a clear code that ends there (``LZWSplitDecoding``).
     mutating func decode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>,
-                         base: Int, fill: inout Int, limit: Int) -> Int {
-        guard outcome == .running else { return 0 }
+                         base: Int, fill: inout Int, limit: Int, stopAtBit: Int = -1) -> Int {
+        guard outcome == .running || outcome == .paused else { return 0 }
         let start = Registers(bits: bitBuffer, count: bitCount, size: codeSize, next: nextCode,
                               previous: previousCode, previousStart: previousStart &- base, used: 0, out: fill,
                               outcome: .running)
         let minimumCodeSize = minimumCodeSize
         let end = table.withUnsafeMutableBufferPointer { t in
-            Self.run(start, input, output, base: base, limit: limit, table: t.baseAddress!, minimumCodeSize: minimumCodeSize)
+            Self.run(start, input, output, base: base, limit: limit, table: t.baseAddress!, minimumCodeSize: minimumCodeSize,
+                     stopAtBit: stopAtBit)
         }
         previousStart = end.previousStart &+ base
         bitBuffer = end.bits
@@ -105,7 +117,8 @@ struct LZWDecoder {
     /// written before, or written back to front from the table.
     @inline(__always)
     private static func run(_ r: Registers, _ input: UnsafeBufferPointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>,
-                            base: Int, limit: Int, table t: UnsafeMutablePointer<UInt64>, minimumCodeSize: Int) -> Registers {
+                            base: Int, limit: Int, table t: UnsafeMutablePointer<UInt64>, minimumCodeSize: Int,
+                            stopAtBit: Int) -> Registers {
         var bits = r.bits, count = r.count, size = r.size, next = r.next, previous = r.previous
         var previousStart = r.previousStart, used = r.used, out = r.out, outcome = Outcome.running
         var mask = (1 &<< size) &- 1
@@ -136,6 +149,7 @@ struct LZWDecoder {
                 mask = (1 &<< size) &- 1
                 next = firstEntry
                 previous = -1
+                if used &<< 3 &- count == stopAtBit { outcome = .paused; break }
                 continue
             }
             if code == end { outcome = .endCode; break }

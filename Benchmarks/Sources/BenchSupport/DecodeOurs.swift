@@ -20,3 +20,10 @@ public func decodeOurs(_ bytes: [UInt8], options: DecodingOptions = .init()) thr
     guard image.isComplete else { throw BenchError("incomplete image") }
     return image.pixels
 }
+
+/// Our options with `maxThreads` 1: the one-core tables.
+public let oneThread: DecodingOptions = {
+    var options = DecodingOptions()
+    options.maxThreads = 1
+    return options
+}()

@@ -30,13 +30,6 @@ enum Decoder: Int, BenchDecoder {
     }
 }
 
-/// Our options with `maxThreads` 1.
-let oneThread: DecodingOptions = {
-    var options = DecodingOptions()
-    options.maxThreads = 1
-    return options
-}()
-
 /// libspng: a context over the buffer, `spng_decode_image` to `format` with tRNS applied
 /// (`SPNG_DECODE_TRNS`), no gamma. CRC and Adler-32 are checked, as ours does by default.
 func decodeSpng(_ bytes: [UInt8], format: spng_format) throws(BenchError) -> [UInt8] {
