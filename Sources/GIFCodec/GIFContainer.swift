@@ -112,18 +112,40 @@ package struct GIFContainer: FrameContainer {
                 position += 1
                 state = .imageData
             case .imageData:
-                guard let size = input.u8(at: position).map(Int.init) else { return }
-                if size == 0 {
+                guard position < input.count else { return }
+                if readDataSubBlocks(input) {
                     frames[frames.count - 1].complete = true
                     state = .block
-                } else {
-                    frames[frames.count - 1].segments.append((position + 1)..<(position + 1 + size))
                 }
-                position += 1 + size
             case .ended:
                 return
             }
         }
+    }
+
+    /// Records the image's data sub-blocks (§15) whose size bytes have arrived, a contiguous
+    /// run of the input at a time, up to the Block Terminator; whether it was reached (then
+    /// `position` is past it).
+    private mutating func readDataSubBlocks(_ input: InputBuffer) -> Bool {
+        var segments = frames[frames.count - 1].segments
+        frames[frames.count - 1].segments = []
+        defer { frames[frames.count - 1].segments = segments }
+        while position < input.count {
+            let start = position
+            let (end, terminated) = input.withContiguousRun(from: start, to: input.count) { run -> (Int, Bool) in
+                var offset = 0
+                while offset < run.count {
+                    let size = Int(run[offset])
+                    if size == 0 { return (start + offset + 1, true) }
+                    segments.append((start + offset + 1)..<(start + offset + 1 + size))
+                    offset += 1 + size
+                }
+                return (start + offset, false)
+            }
+            position = end
+            if terminated { return true }
+        }
+        return false
     }
 
     /// §27 Trailer, or a byte that starts no block: the file ends. A file without images has
