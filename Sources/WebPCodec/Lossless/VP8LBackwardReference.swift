@@ -44,8 +44,8 @@ enum VP8LBackwardReference {
         if symbol < 4 { return symbol + 1 }
         let extraBits = (symbol - 2) >> 1
         let offset = (2 + (symbol & 1)) << extraBits
-        let extra = Int(reader.peek(extraBits))
-        reader.skip(extraBits)
+        let extra = Int(reader.nextBits(extraBits))
+        reader.drop(extraBits)
         return offset + extra + 1
     }
 

@@ -44,7 +44,7 @@ extension VP8LImageDecoder {
             var group = groups[pos < total ? groupIndex(col, row) : 0]
             while pos < end {
                 if col & mask == 0 { group = groups[groupIndex(col, row)] }
-                br.refill(buffer)
+                br.fill(buffer)
                 let code = VP8LPrefixCode.readSymbol(tables + group.green, &br)
                 if code < VP8LPrefixCodeGroup.literalCount {
                     pixels[pos &- origin] = UInt8(truncatingIfNeeded: code)
@@ -58,7 +58,7 @@ extension VP8LImageDecoder {
                 } else if code < greenLimit {
                     // RFC 9649 5.2.2: an LZ77 backward reference.
                     let length = VP8LBackwardReference.prefixValue(code - VP8LPrefixCodeGroup.literalCount, &br)
-                    br.refill(buffer)
+                    br.fill(buffer)
                     let distanceSymbol = VP8LPrefixCode.readSymbol(tables + group.distance, &br)
                     let distanceCode = VP8LBackwardReference.prefixValue(distanceSymbol, &br)
                     let distance = VP8LBackwardReference.distance(code: distanceCode, width: width, map: map)

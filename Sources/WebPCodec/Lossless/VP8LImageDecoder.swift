@@ -101,7 +101,7 @@ struct VP8LImageDecoder {
             var group = groups[pos < total ? groupIndex(col, row) : 0]
             while pos < end {
                 if col & mask == 0 { group = groups[groupIndex(col, row)] }
-                br.refill(buffer)
+                br.fill(buffer)
                 let code = VP8LPrefixCode.readSymbol(tables + group.green, &br)
                 if code < VP8LPrefixCodeGroup.literalCount || code >= greenLimit {
                     if code < VP8LPrefixCodeGroup.literalCount {
@@ -109,7 +109,7 @@ struct VP8LImageDecoder {
                             pixels[pos &- origin] = group.literalARB | UInt32(truncatingIfNeeded: code) &<< 8
                         } else {
                             let red = VP8LPrefixCode.readSymbol(tables + group.red, &br)
-                            br.refill(buffer)
+                            br.fill(buffer)
                             let blue = VP8LPrefixCode.readSymbol(tables + group.blue, &br)
                             let alpha = VP8LPrefixCode.readSymbol(tables + group.alpha, &br)
                             pixels[pos &- origin] = UInt32(truncatingIfNeeded: alpha << 24 | red << 16 | code << 8 | blue)
@@ -133,7 +133,7 @@ struct VP8LImageDecoder {
                 } else {
                     // RFC 9649 5.2.2: an LZ77 backward reference.
                     let length = VP8LBackwardReference.prefixValue(code - VP8LPrefixCodeGroup.literalCount, &br)
-                    br.refill(buffer)
+                    br.fill(buffer)
                     let distanceSymbol = VP8LPrefixCode.readSymbol(tables + group.distance, &br)
                     let distanceCode = VP8LBackwardReference.prefixValue(distanceSymbol, &br)
                     let distance = VP8LBackwardReference.distance(code: distanceCode, width: width, map: map)

@@ -158,24 +158,24 @@ enum VP8LPrefixCode {
     /// Decodes one symbol with the table at `table`; the reader holds at least 15 bits.
     @inline(__always)
     static func readSymbol(_ table: UnsafePointer<UInt32>, _ reader: inout LSBBitReader) -> Int {
-        let bits = reader.peek32()
+        let bits = reader.nextWord()
         var entry = table[Int(bits & 0xFF)]
         var length = Int(entry & 0xFF)
         if length > rootBits {
-            reader.skip(rootBits)
+            reader.drop(rootBits)
             let mask = (UInt32(1) << UInt32(length - rootBits)) &- 1
             entry = table[Int(entry >> 16) + Int((bits >> 8) & mask)]
             length = Int(entry & 0xFF)
         }
-        reader.skip(length)
+        reader.drop(length)
         return Int(entry >> 16)
     }
 
     /// Decodes one symbol of a single-level table of `rootBits` (the code length code).
     @inline(__always)
     static func readShortSymbol(_ table: UnsafePointer<UInt32>, rootBits: Int, _ reader: inout LSBBitReader) -> Int {
-        let entry = table[Int(reader.peek(rootBits))]
-        reader.skip(Int(entry & 0xFF))
+        let entry = table[Int(reader.nextBits(rootBits))]
+        reader.drop(Int(entry & 0xFF))
         return Int(entry >> 16)
     }
 }
