@@ -13,13 +13,16 @@ struct WebPLosslessJob {
     let end: Int?
     /// A full image, or a thumbnail shrunk as the rows come out.
     let output: VP8Decoder.Output
+    /// ``DecodingOptions/maxThreads``, handed to the decoder.
+    let maxThreads: Int
     private var run: WebPByteRun
     private(set) var decoder: VP8LDecoder?
 
-    init(start: Int, end: Int?, output: VP8Decoder.Output = .image) {
+    init(start: Int, end: Int?, output: VP8Decoder.Output = .image, maxThreads: Int = 1) {
         self.start = start
         self.end = end
         self.output = output
+        self.maxThreads = maxThreads
         run = WebPByteRun(start: start)
     }
 
@@ -43,12 +46,13 @@ struct WebPLosslessJob {
         defer { self.decoder = decoder }
         var attempt = run.lastStart
         defer { run.lastStart = attempt }
-        let output = self.output
+        let output = self.output, maxThreads = self.maxThreads
         let decode = { (bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) in
             if decoder == nil {
                 attempt = bytes.count
                 decoder = try VP8LDecoder.start(bytes, isFinal: isFinal, limits: limits, output: output)
                 if decoder == nil { return }
+                decoder?.maxThreads = maxThreads
             }
             try decoder?.decode(bytes, isFinal: isFinal)
         }

@@ -70,13 +70,13 @@ extension VP8LDecoder {
         let complete = image.position >= total ? height : image.position / codedWidth
         let first = finalRowCount, count = complete - first
         guard count > 0 else { return }
-        let width = header.width, start = green.count
-        green.append(contentsOf: repeatElement(0, count: count * width))
+        let width = header.width, start = output.green.count
+        output.green.append(contentsOf: repeatElement(0, count: count * width))
         let offset = first * codedWidth - indices.origin
         let transform = transforms[0]
         greenExpansions.withUnsafeBufferPointer { table in
         indices.pixels.withUnsafeBufferPointer { coded in
-        green.withUnsafeMutableBufferPointer { out in
+        output.green.withUnsafeMutableBufferPointer { out in
             guard let table = table.baseAddress, let coded = coded.baseAddress,
                   let out = out.baseAddress else { return }
             transform.greenRows(coded + offset, count: count, expansions: table, into: out + start)

@@ -18,6 +18,9 @@ extension VP8LDecoder {
     package mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool,
                                  untilRow: Int = .max) throws(DecodingError) {
         if !isFinal && stalledAt > 0 && bytes.count < stalledAt + max(64, lastBatchBytes / 2) { return }
+        let pipeline = pipelines(untilRow: untilRow)
+            ? VP8LRowPipeline.start(&output, batchPixels: Self.rowsPerBatch * codedWidth) : nil
+        defer { if let pipeline { output = pipeline.finish() } }
         while finalRowCount < min(height, untilRow) {
             let target = min(height, image.row + Self.rowsPerBatch)
             let savedImage = image, savedReader = reader
@@ -33,9 +36,25 @@ extension VP8LDecoder {
             }
             stalledAt = 0
             lastBatchBytes = reader.position - savedReader.position
-            applyTransforms(rows: finalRowCount..<image.row)
+            if let pipeline {
+                let first = finalRowCount * codedWidth - coded.origin, count = (image.row - finalRowCount) * codedWidth
+                coded.pixels.withUnsafeBufferPointer { pipeline.transform(finalRowCount..<image.row, coded: $0.baseAddress! + first, count: count) }
+            } else {
+                applyTransforms(rows: finalRowCount..<image.row)
+            }
             finalRowCount = image.row
         }
+    }
+
+    /// Images with fewer pixels are transformed on the caller's thread.
+    static let minimumPipelinedPixels = 1 << 18
+
+    /// Whether this call transforms its batches on a pool thread: `maxThreads` allows it, the
+    /// output is RGBA8 or a thumbnail (an ALPH stream is decoded a few rows at a time as the
+    /// lossy image needs them), the image is large and at least three batches are left.
+    private func pipelines(untilRow: Int) -> Bool {
+        maxThreads > 1 && !outputsGreen && untilRow >= height && width * height >= Self.minimumPipelinedPixels
+            && height - image.row >= VP8LRowPipeline.batchesInFlight * Self.rowsPerBatch
     }
 
     /// Decodes the main image's pixels until every row before `row` is complete.
@@ -63,54 +82,12 @@ extension VP8LDecoder {
         var y = rows.lowerBound
         while y < rows.upperBound {
             let end = min(rows.upperBound, y + Self.rowsPerBatch)
-            let result = applyTransformsToBatch(y..<end)
-            emit(rows: y..<end, scratchOffset: result)
+            let first = y * codedWidth - coded.origin
+            coded.pixels.withUnsafeBufferPointer { codedBuffer in
+                guard let base = codedBuffer.baseAddress else { return }
+                output.transform(y..<end, coded: base + first)
+            }
             y = end
         }
-    }
-
-    /// One batch: its coded rows are copied into the first scratch area (below a spare row) and
-    /// transformed there (colour indexing with bundling expands them into the second area);
-    /// returns where in ``scratch`` the final rows start. A predictor predicts the batch's first
-    /// row from the spare row above it, which holds its own output of the previous batch's last
-    /// row (`predictorRow`).
-    private mutating func applyTransformsToBatch(_ rows: Range<Int>) -> Int {
-        let width = header.width, codedWidth = self.codedWidth
-        let areaSize = (Self.rowsPerBatch + 1) * width
-        let transforms = self.transforms
-        var predictorRow = self.predictorRow
-        var resultOffset = codedWidth
-        let first = rows.lowerBound * codedWidth - coded.origin
-        coded.pixels.withUnsafeBufferPointer { codedBuffer in
-        scratch.withUnsafeMutableBufferPointer { scratchBuffer in
-            guard let codedBase = codedBuffer.baseAddress, let scratchBase = scratchBuffer.baseAddress else { return }
-            var current = scratchBase + codedWidth          // the batch's first row, area 1
-            var currentWidth = codedWidth
-            current.update(from: codedBase + first, count: rows.count * codedWidth)
-            for transform in transforms.reversed() {
-                if transform.inputWidth != transform.width {
-                    let target = scratchBase + areaSize + width
-                    transform.applyInverse(rows: rows, input: current, output: target)
-                    current = target
-                    currentWidth = width
-                    resultOffset = areaSize + width
-                    continue
-                }
-                if transform.kind == .predictor {
-                    if rows.lowerBound > 0 && predictorRow.count == currentWidth {
-                        predictorRow.withUnsafeBufferPointer { saved in
-                            if let base = saved.baseAddress { (current - currentWidth).update(from: base, count: currentWidth) }
-                        }
-                    }
-                    transform.applyInverse(rows: rows, input: current, output: current)
-                    predictorRow = Array(UnsafeBufferPointer(start: current + (rows.count - 1) * currentWidth, count: currentWidth))
-                } else {
-                    transform.applyInverse(rows: rows, input: current, output: current)
-                }
-            }
-        }
-        }
-        self.predictorRow = predictorRow
-        return resultOffset
     }
 }

@@ -28,18 +28,19 @@ package struct VP8LDecoder: Sendable {
     /// indices instead, a byte each, and what each index byte expands to (VP8LDecoder+Alpha.swift).
     var indices = VP8LCodedWindow<UInt8>()
     var greenExpansions: [UInt64] = []
-    /// Two batches of rows (plus the row above each) for the inverse transforms: the first
-    /// `codedWidth` wide and, with pixel bundling, the second `width` wide.
-    var scratch: [UInt32] = []
-    /// Where the rows go: the RGBA8 image (straight alpha; rows past ``finalRowCount`` are
-    /// transparent black) or a thumbnail (``VP8Decoder/Output/thumbnail(width:height:)``).
-    /// Unused for an ALPH stream.
-    package internal(set) var sink = RowSink(width: 0, height: 0)
-    /// An ALPH stream's green channel (a byte a pixel) of the final rows not yet taken
+    /// The inverse transforms and where their rows go: the RGBA8 image (straight alpha; rows
+    /// past ``finalRowCount`` are transparent black), a thumbnail
+    /// (``VP8Decoder/Output/thumbnail(width:height:)``) or an ALPH stream's green bytes
     /// (``takeGreen(_:into:)``).
-    var green: [UInt8] = []
+    var output: VP8LRowOutput
+    /// Threads one call may use (``DecodingOptions/maxThreads``): with 2 or more the inverse
+    /// transforms of a large image run on a pool thread (``VP8LRowPipeline``).
+    package var maxThreads = 1
+
+    /// The RGBA8 image or the thumbnail's resampler (unused for an ALPH stream).
+    package var sink: RowSink { output.sink }
     /// An ALPH stream's output: its green channel only (RFC 9649 2.7.1.2), not RGBA8.
-    let outputsGreen: Bool
+    var outputsGreen: Bool { output.outputsGreen }
 
     package var width: Int { header.width }
     package var height: Int { header.height }
@@ -47,10 +48,6 @@ package struct VP8LDecoder: Sendable {
     package var rowsDecoded: Int { image.row }
     /// Rows of the output (every inverse transform applied) that are final.
     package internal(set) var finalRowCount = 0
-    /// The predictor's own output of the last row of the previous batch, which the next batch
-    /// predicts from (the scratch rows are reused, and the later inverse transforms change
-    /// that row after the predictor).
-    var predictorRow: [UInt32] = []
     /// Input size at the last batch that ran out of bytes, and the compressed size of the last
     /// whole batch: a new attempt waits for about half a batch of new bytes (see `decode`).
     var stalledAt = 0
@@ -73,7 +70,6 @@ package struct VP8LDecoder: Sendable {
          limits: Limits, outputsGreen: Bool = false, output destination: VP8Decoder.Output = .image)
         throws(DecodingError) {
         self.header = header
-        self.outputsGreen = outputsGreen
         let pixelBytes = try limits.checkedRasterBytes(width: header.width, height: header.height, bytesPerPixel: 4)
         var outputBytes = outputsGreen ? 0 : pixelBytes
         var budget = VP8LBudget(remaining: limits.maxBytesHeld)
@@ -97,11 +93,12 @@ package struct VP8LDecoder: Sendable {
         }
         self.transforms = transforms
         codedWidth = width
+        output = VP8LRowOutput(transforms: transforms, width: header.width, codedWidth: width, outputsGreen: outputsGreen)
         let coding = try VP8LEntropyCoding.read(width: width, height: header.height, isMainImage: true,
                                                 &reader, bytes, budget: &budget)
         if reader.isOverrun { throw .truncated("VP8L bitstream ends before the image data") }
         image = VP8LImageDecoder(width: width, height: header.height, coding: coding)
-        let scratchCount = 2 * (Self.rowsPerBatch + 1) * header.width
+        let scratchCount = VP8LRowOutput.scratchCount(width: header.width, rowsPerBatch: Self.rowsPerBatch)
         try budget.take(scratchCount * 4)
         // The 8-bit alpha path keeps colour indices and expands them itself (VP8LDecoder+Alpha.swift).
         if outputsGreen && usesEightBitAlphaPath {
@@ -110,11 +107,11 @@ package struct VP8LDecoder: Sendable {
             return
         }
         coded = VP8LCodedWindow(imagePixels: width * header.height)
-        scratch = [UInt32](repeating: 0, count: scratchCount)
+        output.scratch = [UInt32](repeating: 0, count: scratchCount)
         if outputsGreen {
-            green.reserveCapacity(2 * Self.rowsPerBatch * header.width)
+            output.green.reserveCapacity(2 * Self.rowsPerBatch * header.width)
         } else {
-            sink = try destination.sink(width: header.width, height: header.height, limits: limits,
+            output.sink = try destination.sink(width: header.width, height: header.height, limits: limits,
                                         uninitialized: false, rowsAtOnce: Self.rowsPerBatch)
         }
     }
