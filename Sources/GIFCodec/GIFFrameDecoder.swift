@@ -171,31 +171,30 @@ package final class GIFFrameDecoder: FrameJob {
                 position += run
             }
         }
-        guard let all = LZWSplitDecoding.decode(data, minimumCodeSize: minimumCodeSize, pixelCount: pixelCount)
+        guard let pieces = LZWSplitDecoding.decode(data, minimumCodeSize: minimumCodeSize, pixelCount: pixelCount)
         else { return false }
-        indices = all
         if let region {
-            drawInBands(region)
+            drawInBands(region, pieces)
         } else {
+            indices = pieces.joined()
             fill = pixelCount
             _ = writeRows()
         }
         return true
     }
 
-    /// Draws every row of the decoded image (all in `indices`) onto `region`, in bands of rows
-    /// on up to `maxThreads` threads; each row is drawn by one thread only.
-    private func drawInBands(_ region: CanvasRegion) {
+    /// Draws every row of the decoded image onto `region`, in bands of rows on up to
+    /// `maxThreads` threads; each row is drawn by one thread only.
+    private func drawInBands(_ region: CanvasRegion, _ pieces: LZWPieces) {
         let bands = min(maxThreads, 8) * 2, rowsPerBand = (height + bands - 1) / bands
-        indices.withUnsafeBufferPointer { idx in
-            let indices = idx.baseAddress!
-            WorkerPool.shared.concurrentForEach(count: bands, maxThreads: maxThreads) { band in
-                for streamRow in band * rowsPerBand..<min((band + 1) * rowsPerBand, height) {
-                    let y = interlaced ? GIFInterlace.row(atStreamIndex: streamRow, height: height) : streamRow
-                    if y < visibleHeight {
-                        draw(indices + streamRow * width, into: UnsafeMutableRawPointer(region.row(y)))
-                    }
-                }
+        WorkerPool.shared.concurrentForEach(count: bands, maxThreads: maxThreads) { band in
+            var joint: [UInt8] = []
+            for streamRow in band * rowsPerBand..<min((band + 1) * rowsPerBand, height) {
+                let y = interlaced ? GIFInterlace.row(atStreamIndex: streamRow, height: height) : streamRow
+                guard y < visibleHeight else { continue }
+                let start = streamRow * width
+                if start < pieces.split && start + width > pieces.split { joint = [UInt8](repeating: 0, count: width) }
+                pieces.withIndices(from: start, count: width, row: &joint) { draw($0, into: UnsafeMutableRawPointer(region.row(y))) }
             }
         }
     }

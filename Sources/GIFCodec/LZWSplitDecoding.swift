@@ -12,10 +12,9 @@ import CodecCore
 enum LZWSplitDecoding {
     /// The first `pixelCount` indices of the stream in `data` (its data sub-blocks' payloads in
     /// order), decoded in two pieces at once on `pool`; nil when there is no probable clear code
-    /// past the middle or when the stream does not give `pixelCount` indices. The array holds
-    /// `pixelCount` indices and the slack the LZW decoder's copies need.
+    /// past the middle or when the stream does not give `pixelCount` indices.
     static func decode(_ data: [UInt8], minimumCodeSize: Int, pixelCount: Int,
-                       pool: WorkerPool = .shared) -> [UInt8]? {
+                       pool: WorkerPool = .shared) -> LZWPieces? {
         let split = data.withUnsafeBufferPointer { bytes in
             LZWSplitPoint.candidate(in: bytes, minimumCodeSize: minimumCodeSize, fromBit: bytes.count * 4)
         }
@@ -36,15 +35,10 @@ enum LZWSplitDecoding {
         }
         if head.outcome == .paused {
             let needed = pixelCount - headFill
-            if tailFill >= needed {
-                indices.withUnsafeMutableBufferPointer { out in
-                    tail.withUnsafeBufferPointer { (out.baseAddress! + headFill).update(from: $0.baseAddress!, count: needed) }
-                }
-                return indices
-            }
+            if tailFill >= needed { return LZWPieces(head: indices, tail: tail, split: headFill, count: pixelCount) }
             _ = run(&head, data[headUsed...], into: &indices, fill: &headFill, limit: pixelCount)
         }
-        return headFill == pixelCount ? indices : nil
+        return headFill == pixelCount ? LZWPieces(head: indices, tail: [], split: pixelCount, count: pixelCount) : nil
     }
 
     /// Runs `decoder` over `input` into `output` from `fill` while `fill < limit`; the input
@@ -56,5 +50,42 @@ enum LZWSplitDecoding {
                 decoder.decode(input, into: out.baseAddress!, base: 0, fill: &fill, limit: limit, stopAtBit: stopAtBit)
             }
         }
+    }
+}
+
+/// The indices of an image decoded in two pieces: `head` holds those before `split`, `tail`
+/// those from `split` to `count` (each with slack past its end).
+struct LZWPieces {
+    let head: [UInt8]
+    let tail: [UInt8]
+    let split: Int
+    let count: Int
+
+    /// Calls `body` with the `length` indices from `start`: in place when they lie in one
+    /// piece, else gathered into `row` (which must hold `length`).
+    func withIndices(from start: Int, count length: Int, row: inout [UInt8], _ body: (UnsafePointer<UInt8>) -> Void) {
+        if start + length <= split {
+            head.withUnsafeBufferPointer { body($0.baseAddress! + start) }
+        } else if start >= split {
+            tail.withUnsafeBufferPointer { body($0.baseAddress! + (start - split)) }
+        } else {
+            let inHead = split - start
+            row.withUnsafeMutableBufferPointer { out in
+                head.withUnsafeBufferPointer { out.baseAddress!.update(from: $0.baseAddress! + start, count: inHead) }
+                tail.withUnsafeBufferPointer { (out.baseAddress! + inHead).update(from: $0.baseAddress!, count: length - inHead) }
+            }
+            row.withUnsafeBufferPointer { body($0.baseAddress!) }
+        }
+    }
+
+    /// All the indices in one array, with the head's slack after them.
+    func joined() -> [UInt8] {
+        var all = head
+        all.withUnsafeMutableBufferPointer { out in
+            tail.withUnsafeBufferPointer { tail in
+                if count > split { (out.baseAddress! + split).update(from: tail.baseAddress!, count: count - split) }
+            }
+        }
+        return all
     }
 }

@@ -73,11 +73,20 @@ struct GIFThreadTests {
             let stream = ReferenceLZWEncoder.encode(pixels, minimumCodeSize: size, deferredClear: deferred)
             let (one, _) = LZWTests.decode(stream, minimumCodeSize: size, count: pixels.count)
             #expect(one == pixels)
-            let split = LZWSplitDecoding.decode(stream, minimumCodeSize: size, pixelCount: pixels.count)
+            let pieces = LZWSplitDecoding.decode(stream, minimumCodeSize: size, pixelCount: pixels.count)
+            let joined = pieces.map { Array($0.joined()[0..<pixels.count]) }
             if deferred {
-                #expect(split.map { Array($0[0..<pixels.count]) == one } ?? true)
+                #expect(joined.map { $0 == one } ?? true)
             } else {
-                #expect(split.map { Array($0[0..<pixels.count]) } == one, "code size \(size)")
+                #expect(joined == one, "code size \(size)")
+                #expect(pieces.map { $0.split > 0 && $0.split < pixels.count } == true, "code size \(size): two pieces")
+                // Every run of indices read through the pieces, across the split too.
+                var row = [UInt8](repeating: 0, count: 999)
+                for start in stride(from: 0, to: pixels.count - 999, by: 997) {
+                    pieces?.withIndices(from: start, count: 999, row: &row) { p in
+                        #expect(Array(UnsafeBufferPointer(start: p, count: 999)) == Array(one[start..<(start + 999)]))
+                    }
+                }
             }
         }
     }
