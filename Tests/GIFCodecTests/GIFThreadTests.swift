@@ -167,4 +167,22 @@ struct GIFThreadTests {
             Self.expectSameAtEveryThreadCount(Array(bytes[0..<cut]), "cut at \(cut)")
         }
     }
+
+    /// Random damage anywhere in the stream (a few bytes set to seeded values): one thread and
+    /// two give the same status, error and pixels, whichever way each decode goes.
+    @Test func randomDamage() {
+        let (width, height) = (560, 480)
+        let pixels = Self.indices(width: width, height: height, colors: 256, seed: 33)
+        let stream = ReferenceLZWEncoder.encode(pixels, minimumCodeSize: 8)
+        let noise = LZWTests.pseudoRandom(64, seed: 77, below: 256)
+        for trial in 0..<16 {
+            var damaged = stream
+            for k in 0..<(1 + trial % 3) {
+                let at = (Int(noise[trial * 3 + k]) * 7919 + trial * 104_729) % stream.count
+                damaged[at] = noise[(trial * 3 + k + 1) % noise.count]
+            }
+            let bytes = Self.gif(width: width, height: height, pixels: pixels, stream: damaged)
+            #expect(Self.frames(bytes, threads: 2) == Self.frames(bytes, threads: 1), "trial \(trial)")
+        }
+    }
 }
