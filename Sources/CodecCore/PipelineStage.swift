@@ -24,7 +24,7 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
     /// does the work itself). `process` runs on the stage's thread only.
     package init?(jobs: [Job], pool: WorkerPool = .shared, process: @escaping @Sendable (inout Job) -> Void) {
         free = jobs
-        guard pool.tryStart({ [self] in run(process) }) else { return nil }
+        guard pool.tryStart({ [self] in run(process) }, whenBack: { [self] in markExited() }) else { return nil }
     }
 
     /// A job to fill: one never used or already processed; waits while all are submitted.
@@ -53,7 +53,7 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Waits until every submitted job is processed and the thread has ended.
+    /// Waits until every submitted job is processed and the thread is back in the pool, waiting.
     package func finish() {
         lock.lock()
         while pendingStart < pending.count || busy > 0 { lock.wait() }
@@ -92,6 +92,12 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
             free.append(job)
             lock.broadcast()
         }
+        lock.unlock()
+    }
+
+    /// The thread is back in the pool, waiting for work (``WorkerPool/tryStart(_:whenBack:)``).
+    private func markExited() {
+        lock.lock()
         exited = true
         lock.broadcast()
         lock.unlock()

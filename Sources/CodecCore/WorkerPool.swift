@@ -26,9 +26,12 @@ package final class WorkerPool: @unchecked Sendable {
     }
 
     /// Runs `body` on one of the pool's threads; false when all are busy (or the system refuses
-    /// a new one): the caller then does the work itself.
-    package func tryStart(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let work = Work(body)
+    /// a new one): the caller then does the work itself. `whenBack` runs on that thread once it
+    /// is waiting for work again, under the pool's lock, so whoever it tells can offer the thread
+    /// new work at once (``PipelineStage/finish()`` returns only then: a decode right after
+    /// another finds the thread free instead of on its way back).
+    package func tryStart(_ body: @escaping @Sendable () -> Void, whenBack: (@Sendable () -> Void)? = nil) -> Bool {
+        let work = Work(body, whenBack: whenBack)
         lock.lock()
         if waiting > handedOver.count {
             handedOver.append(work)
@@ -56,13 +59,20 @@ package final class WorkerPool: @unchecked Sendable {
     /// A thread's life: whatever is handed over, oldest first. Each piece of work is let go
     /// before waiting for the next (so that what it holds is not kept alive).
     private func serve() {
-        while true { waitForWork().body() }
+        var back: (@Sendable () -> Void)?
+        while true {
+            let work = waitForWork(after: back)
+            back = work.whenBack
+            work.body()
+        }
     }
 
-    private func waitForWork() -> Work {
+    /// The next work, once this thread counts as waiting and the last work's `back` has run.
+    private func waitForWork(after back: (@Sendable () -> Void)?) -> Work {
         lock.lock()
         defer { lock.unlock() }
         waiting += 1
+        back?()
         while handedOver.isEmpty { lock.wait() }
         waiting -= 1
         return handedOver.removeFirst()
@@ -70,6 +80,10 @@ package final class WorkerPool: @unchecked Sendable {
 
     private final class Work: Sendable {
         let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        let whenBack: (@Sendable () -> Void)?
+        init(_ body: @escaping @Sendable () -> Void, whenBack: (@Sendable () -> Void)?) {
+            self.body = body
+            self.whenBack = whenBack
+        }
     }
 }

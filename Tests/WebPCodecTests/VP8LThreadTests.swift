@@ -66,4 +66,19 @@ struct VP8LThreadTests {
             }
         }
     }
+
+    /// FuzzWebP's VP8L thread findings (Fuzz/findings/vp8l-*threads.webp): the same result at
+    /// every thread count, whole and fed in pieces.
+    @Test func fuzzFindings() throws {
+        for name in ["vp8l-copy-past-batch-threads.webp"] {
+            let bytes = try Corpus.bytes(Corpus.projectRoot.appendingPathComponent("Fuzz/findings/\(name)"))
+            let one = Decoding.whole(bytes, options: Self.options(1))
+            for threads in Self.threadCounts.dropFirst() {
+                #expect(Decoding.whole(bytes, options: Self.options(threads)) == one, "\(name) at \(threads) threads")
+                let sizes = Decoding.randomSizes(count: 20, max: 2000, seed: UInt64(threads))
+                #expect(Decoding.chunked(bytes, sizes: sizes, options: Self.options(threads)).result == one,
+                        "\(name) in pieces at \(threads) threads")
+            }
+        }
+    }
 }

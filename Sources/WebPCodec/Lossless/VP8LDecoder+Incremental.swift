@@ -36,12 +36,7 @@ extension VP8LDecoder {
             }
             stalledAt = 0
             lastBatchBytes = reader.position - savedReader.position
-            if let pipeline {
-                let first = finalRowCount * codedWidth - coded.origin, count = (image.row - finalRowCount) * codedWidth
-                coded.pixels.withUnsafeBufferPointer { pipeline.transform(finalRowCount..<image.row, coded: $0.baseAddress! + first, count: count) }
-            } else {
-                applyTransforms(rows: finalRowCount..<image.row)
-            }
+            applyTransforms(rows: finalRowCount..<image.row, on: pipeline)
             finalRowCount = image.row
         }
     }
@@ -77,15 +72,20 @@ extension VP8LDecoder {
     }
 
     /// Applies the inverse transforms, last read first, to the decoded `rows` (the rows above
-    /// are final), at most ``rowsPerBatch`` at a time, and hands them to the output.
-    mutating func applyTransforms(rows: Range<Int>) {
+    /// are final), at most ``rowsPerBatch`` at a time (an LZ77 copy may complete rows past the
+    /// batch asked for), and hands them to the output: here, or on `pipeline`'s thread.
+    mutating func applyTransforms(rows: Range<Int>, on pipeline: VP8LRowPipeline? = nil) {
         var y = rows.lowerBound
         while y < rows.upperBound {
             let end = min(rows.upperBound, y + Self.rowsPerBatch)
-            let first = y * codedWidth - coded.origin
+            let first = y * codedWidth - coded.origin, count = (end - y) * codedWidth
             coded.pixels.withUnsafeBufferPointer { codedBuffer in
                 guard let base = codedBuffer.baseAddress else { return }
-                output.transform(y..<end, coded: base + first)
+                if let pipeline {
+                    pipeline.transform(y..<end, coded: base + first, count: count)
+                } else {
+                    output.transform(y..<end, coded: base + first)
+                }
             }
             y = end
         }
