@@ -37,10 +37,11 @@ public func canonical(_ pixels: [UInt8]) -> [UInt8] {
     return pixels
 }
 
-/// `ImageSource` over the whole data, then `image(at:)` for every frame in order, each a new
-/// image of the full canvas.
-public func decodeOursEveryFrame(_ bytes: [UInt8], frames: FrameHashes? = nil) throws(BenchError) -> [UInt8] {
-    let source = ImageSource(bytes: bytes)
+/// `ImageSource` over the whole data (with `options`), then `image(at:)` for every frame in
+/// order, each a new image of the full canvas.
+public func decodeOursEveryFrame(_ bytes: [UInt8], options: DecodingOptions = .init(),
+                                 frames: FrameHashes? = nil) throws(BenchError) -> [UInt8] {
+    let source = ImageSource(bytes: bytes, options: options)
     let count = source.count
     guard count > 0 else { throw BenchError("no frames" + (source.error.map { ": \($0)" } ?? "")) }
     var last: [UInt8] = []

@@ -49,16 +49,21 @@ package struct WebPFormat: FrameFormat {
 
     package func makeJob(for purpose: FrameJobPurpose, input: InputBuffer, limits: Limits) throws(DecodingError) -> Job? {
         let frames = container.frames
+        let threads = options.maxThreads
         switch purpose {
         case .still:
-            return frames.first.map { WebPJob(image: WebPImageJob($0.bitstream, end: nil), limits: limits) }
+            return frames.first.map {
+                WebPJob(image: WebPImageJob($0.bitstream, end: nil, maxThreads: threads), limits: limits)
+            }
         case .frame(let j):
             guard frames.indices.contains(j) else { return nil }
             let bitstream = frames[j].bitstream
-            return WebPJob(image: WebPImageJob(bitstream, end: bitstream.dataEnd), limits: limits)
+            let job = WebPImageJob(bitstream, end: bitstream.dataEnd, maxThreads: threads)
+            return WebPJob(image: job, limits: limits)
         case .thumbnail(let width, let height):
             guard let bitstream = frames.first?.bitstream else { return nil }
-            let job = WebPImageJob(bitstream, end: nil, output: .thumbnail(width: width, height: height))
+            let job = WebPImageJob(bitstream, end: nil, output: .thumbnail(width: width, height: height),
+                                   maxThreads: threads)
             return WebPJob(image: job, limits: limits)
         }
     }

@@ -37,11 +37,12 @@ enum WebPImageJob {
     case moving
 
     /// A job for `bitstream`, whose bytes end at `end` (a frame) or with the input (a still),
-    /// making `output`.
-    init(_ bitstream: WebPBitstream, end: Int?, output: VP8Decoder.Output = .image) {
+    /// making `output`; a lossy one on up to `maxThreads` threads.
+    init(_ bitstream: WebPBitstream, end: Int?, output: VP8Decoder.Output = .image, maxThreads: Int = 1) {
         switch bitstream.kind {
         case .lossless: self = .lossless(WebPLosslessJob(start: bitstream.payload.lowerBound, end: end, output: output))
-        case .lossy: self = .lossy(WebPLossyJob(bitstream: bitstream, end: end, output: output))
+        case .lossy: self = .lossy(WebPLossyJob(bitstream: bitstream, end: end, output: output,
+                                                             maxThreads: maxThreads))
         }
     }
 
