@@ -74,7 +74,7 @@ extension VP8Decoder {
     }
 
     /// Smaller images decode on one thread (a hand-off per row would cost more than it gains).
-    static let minimumPipelinedPixels = 1 << 16
+    static let minimumPipelinedPixels = 1 << 13
 
     /// Decodes the next row; when it runs out of bytes while the input is open, restores the
     /// readers and contexts it changed and sets ``stalledAt``.
