@@ -57,7 +57,9 @@ extension VP8Decoder {
             }
             if stalledAt > 0 { break }
             rowsDecoded += 1
-            if rowsDecoded == (isFinal ? 1 : 2) && maxThreads > 1 && pipelines {
+            // Offered again after each row while the pool says no: its thread may be on its
+            // way back from the last pipeline (a frame or image just finished).
+            if pipeline == nil && rowsDecoded >= (isFinal ? 1 : 2) && maxThreads > 1 && pipelines {
                 pipeline = VP8RowPipeline(writer: writer)
                 if pipeline != nil { writer = writer.placeholder() }
             }
