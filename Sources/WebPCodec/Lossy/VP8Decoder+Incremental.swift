@@ -46,6 +46,7 @@ extension VP8Decoder {
         }
         if !isFinal && stalledAt > 0 && bytes.count < stalledAt + max(64, lastRowBytes / 2) { return }
         var pipeline: VP8RowPipeline?
+        var spares: [VP8RowJob] = []
         var rowsDecoded = 0
         var failure: DecodingError?
         while mbRow < mbHeight && writer.failure == nil {
@@ -60,8 +61,9 @@ extension VP8Decoder {
             // Offered again after each row while the pool says no: its thread may be on its
             // way back from the last pipeline (a frame or image just finished).
             if pipeline == nil && rowsDecoded >= (isFinal ? 1 : 2) && maxThreads > 1 && pipelines {
-                pipeline = VP8RowPipeline(writer: writer)
-                if pipeline != nil { writer = writer.placeholder() }
+                if spares.isEmpty { spares = VP8RowPipeline.spareJobs(layout) }
+                pipeline = VP8RowPipeline(writer: writer, jobs: spares)
+                if pipeline != nil { (writer, spares) = (writer.placeholder(), []) }
             }
             if let pipeline { pipeline.handOver(&job) } else { writer.write(&job) }
         }

@@ -19,11 +19,17 @@ final class VP8RowPipeline {
         init(_ writer: VP8RowWriter) { self.writer = writer }
     }
 
-    /// Starts the writing thread with `writer` (which the pipeline holds until
-    /// ``finish()``); nil when the pool has no thread free.
-    init?(writer: VP8RowWriter) {
+    /// The jobs a pipeline starts with besides the caller's, made once per call and offered
+    /// again while the pool says no.
+    static func spareJobs(_ layout: VP8BandLayout) -> [VP8RowJob] {
+        (0..<jobsInFlight).map { _ in VP8RowJob(layout) }
+    }
+
+    /// Starts the writing thread with `writer` and `jobs` (``spareJobs(_:)``), which the
+    /// pipeline holds until ``finish()``: the caller drops its copies before handing a row
+    /// over. Nil when the pool has no thread free.
+    init?(writer: VP8RowWriter, jobs: [VP8RowJob]) {
         let box = WriterBox(writer)
-        let jobs = (0..<Self.jobsInFlight).map { _ in VP8RowJob(writer.layout) }
         guard let stage = PipelineStage(jobs: jobs, process: { box.writer.write(&$0) }) else { return nil }
         self.stage = stage
         self.box = box
