@@ -12,10 +12,7 @@ struct VP8ThreadTests {
     static let threadCounts = [1, 2, 3, 8]
 
     static func options(_ threads: Int, eager: Bool = false) -> DecodingOptions {
-        var options = DecodingOptions()
-        options.maxThreads = threads
-        options.decodesImmediately = eager
-        return options
+        Decoding.options(threads: threads, eager: eager)
     }
 
     /// A decode's status, error, and every frame's pixels and final rows.
@@ -103,15 +100,9 @@ struct VP8ThreadTests {
             let whole = try ImageSource(bytes: bytes, options: Self.options(threads)).thumbnail(at: 0, maxPixelSize: 40)
             #expect(whole.pixels == one.pixels && whole.isComplete == one.isComplete, "\(name) thumbnail, \(threads) threads")
         }
-        let source = ImageSource(incremental: Self.options(3))
-        var offset = 0
-        for size in Decoding.randomSizes(count: 1000, max: 3000, seed: 9) where offset < bytes.count {
-            let end = min(bytes.count, offset + size)
-            source.append(bytes[offset..<end], final: end == bytes.count)
-            offset = end
-            _ = try? source.thumbnail(at: 0, maxPixelSize: 40)
-        }
-        #expect(try source.thumbnail(at: 0, maxPixelSize: 40).pixels == one.pixels, "\(name) thumbnail fed in pieces")
+        let fed = try Decoding.thumbnailFedInPieces(bytes, sizes: Decoding.randomSizes(count: 1000, max: 3000, seed: 9),
+                                                    maxPixelSize: 40, options: Self.options(3))
+        #expect(fed.pixels == one.pixels, "\(name) thumbnail fed in pieces")
     }
 
     /// Lossy animations (their frames are decoded with the same machinery) at every thread
