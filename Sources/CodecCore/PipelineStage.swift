@@ -76,20 +76,21 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
         while true {
             while pendingStart == pending.count && !closed { lock.wait() }
             if closed { break }
-            let taken = pending[pendingStart]
-            pending[pendingStart] = nil
+            // Moved out, never copied: a second reference (a `let` holding the job while
+            // `process` runs) would make every buffer `process` writes a copy.
+            var taken = pending[pendingStart].take()
             pendingStart += 1
             if pendingStart == pending.count {
                 pending.removeAll(keepingCapacity: true)
                 pendingStart = 0
             }
-            guard var job = taken else { continue }
+            guard case .some = taken else { continue }
             busy += 1
             lock.unlock()
-            process(&job)
+            process(&taken!)
             lock.lock()
             busy -= 1
-            free.append(job)
+            if let job = taken.take() { free.append(job) }
             lock.broadcast()
         }
         lock.unlock()

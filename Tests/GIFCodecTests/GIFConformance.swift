@@ -102,12 +102,7 @@ enum GIFConformance {
         var options = DecodingOptions()
         options.decodesImmediately = !asking
         let source = ImageSource(incremental: options)
-        var offset = 0, i = 0
-        while offset < bytes.count {
-            let end = min(bytes.count, offset + max(1, sizes[i % sizes.count]))
-            source.append(bytes[offset..<end], final: end == bytes.count)
-            offset = end
-            i += 1
+        Decoding.feed(bytes, sizes: sizes, to: source) { source in
             if asking && source.count > 0 { _ = try? source.image(at: source.count - 1) }
         }
         return source

@@ -104,13 +104,7 @@ struct GIFIncrementalTests {
         var options = DecodingOptions()
         options.decodesImmediately = true
         let source = ImageSource(incremental: options)
-        var offset = 0, i = 0
-        while offset < bytes.count {
-            let end = min(bytes.count, offset + max(1, sizes[i % sizes.count]))
-            source.append(bytes[offset..<end], final: end == bytes.count)
-            offset = end
-            i += 1
-        }
+        Decoding.feed(bytes, sizes: sizes, to: source)
         return Decoding.hashes(source)
     }
 

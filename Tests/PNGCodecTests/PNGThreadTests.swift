@@ -92,15 +92,9 @@ struct PNGThreadTests {
             let whole = try ImageSource(bytes: bytes, options: Self.options(threads)).thumbnail(at: 0, maxPixelSize: 48)
             #expect(whole.pixels == one.pixels && whole.isComplete, "\(kind) at \(threads) threads")
         }
-        let source = ImageSource(incremental: Self.options(3))
-        var offset = 0
-        for size in Decoding.randomSizes(count: 1000, max: 30_000, seed: 4) where offset < bytes.count {
-            let end = min(bytes.count, offset + size)
-            source.append(bytes[offset..<end], final: end == bytes.count)
-            offset = end
-            _ = try? source.thumbnail(at: 0, maxPixelSize: 48)
-        }
-        #expect(try source.thumbnail(at: 0, maxPixelSize: 48).pixels == one.pixels, "\(kind) fed in pieces")
+        let fed = try Decoding.thumbnailFedInPieces(bytes, sizes: Decoding.randomSizes(count: 1000, max: 30_000, seed: 4),
+                                                    maxPixelSize: 48, options: Self.options(3))
+        #expect(fed.pixels == one.pixels, "\(kind) fed in pieces")
     }
 
     /// Cut short: the same status, error, final rows and pixels at every thread count.

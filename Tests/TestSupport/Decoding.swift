@@ -32,18 +32,44 @@ public enum Decoding {
     public static func chunked(_ bytes: [UInt8], sizes: [Int], options: DecodingOptions = .init())
         -> (result: DecodeResult, statuses: [ImageSourceStatus]) {
         let source = ImageSource(incremental: options)
-        var offset = 0, i = 0
         var statuses: [ImageSourceStatus] = []
-        while offset < bytes.count {
-            let end = min(bytes.count, offset + max(1, sizes[i % sizes.count]))
-            source.append(bytes[offset..<end], final: end == bytes.count)
-            offset = end
-            i += 1
+        feed(bytes, sizes: sizes, to: source) { source in
             if source.count > 0 { _ = try? source.image(at: source.count - 1) }
             statuses.append(source.status)
         }
         if bytes.isEmpty { source.append([], final: true) }
         return (hashes(source), statuses)
+    }
+
+    /// Appends `bytes` to `source` in the given chunk sizes (cycled), the last one final,
+    /// calling `afterEach` after every append.
+    public static func feed(_ bytes: [UInt8], sizes: [Int], to source: ImageSource,
+                            afterEach: (ImageSource) -> Void = { _ in }) {
+        var offset = 0, i = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + max(1, sizes[i % sizes.count]))
+            source.append(bytes[offset..<end], final: end == bytes.count)
+            offset = end
+            i += 1
+            afterEach(source)
+        }
+    }
+
+    /// A thumbnail of `bytes` fed in the given chunk sizes (cycled), asked for after every
+    /// append so that each request resumes the last; the one of the complete input.
+    public static func thumbnailFedInPieces(_ bytes: [UInt8], sizes: [Int], maxPixelSize: Int,
+                                            options: DecodingOptions = .init()) throws(DecodingError) -> DecodedImage {
+        let source = ImageSource(incremental: options)
+        feed(bytes, sizes: sizes, to: source) { _ = try? $0.thumbnail(at: 0, maxPixelSize: maxPixelSize) }
+        return try source.thumbnail(at: 0, maxPixelSize: maxPixelSize)
+    }
+
+    /// Default options with `maxThreads` and `decodesImmediately` set (the thread tests).
+    public static func options(threads: Int, eager: Bool = false) -> DecodingOptions {
+        var options = DecodingOptions()
+        options.maxThreads = threads
+        options.decodesImmediately = eager
+        return options
     }
 
     /// Random chunk sizes from a seeded generator (reproducible splits).

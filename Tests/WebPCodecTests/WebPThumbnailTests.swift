@@ -62,7 +62,7 @@ struct WebPThumbnailTests {
             try VP8Decoder(p, chunkSize: payload.count, limits: Limits(), output: .thumbnail(width: 8, height: 6))
         }
         // Y: 24 lines of 128; U and V: 12 lines of 64 (the frame's would be 96 and 48 lines).
-        #expect(decoder.planes.count == 128 * 24 + 2 * 64 * 12)
+        #expect(decoder.job.planes.count == 128 * 24 + 2 * 64 * 12)
         #expect(decoder.sink.pixels.isEmpty && decoder.sink.isThumbnail)
     }
 }

@@ -37,8 +37,8 @@ public func canonical(_ pixels: [UInt8]) -> [UInt8] {
     return pixels
 }
 
-/// `ImageSource` over the whole data, then `image(at:)` for every frame in order, each a new
-/// image of the full canvas.
+/// `ImageSource` over the whole data (with `options`), then `image(at:)` for every frame in
+/// order, each a new image of the full canvas.
 public func decodeOursEveryFrame(_ bytes: [UInt8], options: DecodingOptions = .init(),
                                  frames: FrameHashes? = nil) throws(BenchError) -> [UInt8] {
     let source = ImageSource(bytes: bytes, options: options)

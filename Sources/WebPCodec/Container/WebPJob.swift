@@ -42,7 +42,7 @@ enum WebPImageJob {
         switch bitstream.kind {
         case .lossless: self = .lossless(WebPLosslessJob(start: bitstream.payload.lowerBound, end: end, output: output,
                                                          maxThreads: maxThreads))
-        case .lossy: self = .lossy(WebPLossyJob(bitstream: bitstream, end: end, output: output))
+        case .lossy: self = .lossy(WebPLossyJob(bitstream: bitstream, end: end, output: output, maxThreads: maxThreads))
         }
     }
 

@@ -19,12 +19,15 @@ struct WebPLossyJob {
     let alphaChunk: Range<Int>?
     /// A full image, or a thumbnail shrunk as the rows come out.
     let output: VP8Decoder.Output
+    /// The most threads a call may use (``DecodingOptions/maxThreads``).
+    let maxThreads: Int
     private var run: WebPByteRun
     private(set) var decoder: VP8Decoder?
 
-    init(bitstream: WebPBitstream, end: Int?, output: VP8Decoder.Output = .image) {
+    init(bitstream: WebPBitstream, end: Int?, output: VP8Decoder.Output = .image, maxThreads: Int = 1) {
         start = bitstream.payload.lowerBound
         self.output = output
+        self.maxThreads = maxThreads
         chunkSize = bitstream.payload.count
         self.end = end
         alphaChunk = bitstream.alphaChunk
@@ -45,7 +48,7 @@ struct WebPLossyJob {
         var (decoder, attempt) = (self.decoder, run.lastStart)
         self.decoder = nil
         defer { (self.decoder, run.lastStart) = (decoder, attempt) }
-        let (chunkSize, output, alphaChunk) = (self.chunkSize, self.output, self.alphaChunk)
+        let (chunkSize, output, alphaChunk, maxThreads) = (self.chunkSize, self.output, self.alphaChunk, self.maxThreads)
         try run.withBytes(input, to: limit) { (bytes) throws(DecodingError) in
             if decoder == nil {
                 attempt = bytes.count
@@ -58,7 +61,7 @@ struct WebPLossyJob {
                 }
                 decoder = started
             }
-            try decoder?.decode(bytes, isFinal: isFinal)
+            try decoder?.decode(bytes, isFinal: isFinal, maxThreads: maxThreads)
         }
     }
 }

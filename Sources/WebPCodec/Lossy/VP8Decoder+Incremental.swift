@@ -1,15 +1,13 @@
 import CodecCore
 
-/// What a macroblock row changes besides the band of planes: restored when the row runs out of
-/// input while more may come. (The band needs no copy: a row writes only its own macroblocks
-/// until it is complete, and it is loop-filtered, which changes the lines above, and the band
-/// moves down, only then.)
+/// What parsing a macroblock row changes besides its job: restored when the row runs out of
+/// input while more may come. (The job needs no copy: it goes to the writer only when the row
+/// is complete, and the next attempt parses the row into it again.)
 struct VP8RowCheckpoint {
     let modeReader: VP8BoolDecoder
     let tokenReaders: [VP8BoolDecoder]
     let topModes: [UInt8]
     let nonZero: [UInt8]
-    let topSamples: [UInt8]
 }
 
 extension VP8Decoder {
@@ -29,38 +27,77 @@ extension VP8Decoder {
         }
     }
 
-    /// Decodes macroblock rows as far as `bytes` allows (RFC 6386 19.3, row by row).
+    /// Decodes macroblock rows as far as `bytes` allows (RFC 6386 19.3, row by row), on up to
+    /// two of `maxThreads` threads (``VP8RowPipeline``; the pixels, the final rows and the
+    /// errors are the same for every thread count).
     ///
     /// Before each row the readers and the per-column contexts are copied; if the row runs
     /// past the bytes given while the input is not final, they are restored and the call
     /// returns, and the next call decodes the row again. With final input, running out throws
     /// `truncated`; the rows before ``finalRowCount`` stay valid. While the input is open, a
     /// row that stalled is retried once about half a row's worth of new bytes arrived.
-    package mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(DecodingError) {
-        defer { sink.clearUnwrittenRows() }
+    package mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool,
+                                 maxThreads: Int = 1) throws(DecodingError) {
+        defer { writer.sink.clearUnwrittenRows() }
+        if let failure = writer.failure { throw failure }
         if isFinal, let last = tokenReaders.indices.last, tokenReaders[last].end == .max {
             // The last partition takes the rest of the data, whose end is now known.
             tokenReaders[last].end = bytes.count
         }
         if !isFinal && stalledAt > 0 && bytes.count < stalledAt + max(64, lastRowBytes / 2) { return }
-        while mbRow < mbHeight {
-            let saved = VP8RowCheckpoint(modeReader: modeReader, tokenReaders: tokenReaders, topModes: topModes,
-                                         nonZero: nonZero, topSamples: topSamples)
-            let consumed = tokenReaders.reduce(modeReader.position) { $0 + $1.position }
+        var pipeline: VP8RowPipeline?
+        var spares: [VP8RowJob] = []
+        var rowsDecoded = 0
+        var failure: DecodingError?
+        while mbRow < mbHeight && writer.failure == nil {
             do throws(DecodingError) {
-                try decodeRow(bytes)
+                try decodeRowOrRestore(bytes, isFinal: isFinal)
             } catch {
-                if isFinal || error.kind != .truncated { throw error }
-                modeReader = saved.modeReader
-                tokenReaders = saved.tokenReaders
-                topModes = saved.topModes
-                nonZero = saved.nonZero
-                topSamples = saved.topSamples
-                stalledAt = bytes.count
-                return
+                failure = error
+                break
             }
-            stalledAt = 0
-            lastRowBytes = tokenReaders.reduce(modeReader.position) { $0 + $1.position } - consumed
+            if stalledAt > 0 { break }
+            rowsDecoded += 1
+            // Offered again after each row while the pool says no: its thread may be on its
+            // way back from the last pipeline (a frame or image just finished).
+            if pipeline == nil && rowsDecoded >= (isFinal ? 1 : 2) && maxThreads > 1 && pipelines {
+                if spares.isEmpty { spares = VP8RowPipeline.spareJobs(layout) }
+                pipeline = VP8RowPipeline(writer: writer, jobs: spares)
+                if pipeline != nil { (writer, spares) = (writer.placeholder(), []) }
+            }
+            if let pipeline { pipeline.handOver(&job) } else { writer.write(&job) }
         }
+        if let pipeline { writer = pipeline.finish() }
+        if let failure = writer.failure ?? failure { throw failure }
+    }
+
+    /// Whether a call that decodes several rows hands them to a second thread: for images of
+    /// ``minimumPipelinedPixels`` or more with at least 4 macroblock rows left.
+    private var pipelines: Bool {
+        layout.width * layout.height >= Self.minimumPipelinedPixels && mbHeight - mbRow >= 4
+    }
+
+    /// Smaller images decode on one thread (a hand-off per row would cost more than it gains).
+    static let minimumPipelinedPixels = 1 << 13
+
+    /// Decodes the next row; when it runs out of bytes while the input is open, restores the
+    /// readers and contexts it changed and sets ``stalledAt``.
+    private mutating func decodeRowOrRestore(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(DecodingError) {
+        let saved = VP8RowCheckpoint(modeReader: modeReader, tokenReaders: tokenReaders, topModes: topModes,
+                                     nonZero: nonZero)
+        let consumed = tokenReaders.reduce(modeReader.position) { $0 + $1.position }
+        do throws(DecodingError) {
+            try decodeRow(bytes)
+        } catch {
+            if isFinal || error.kind != .truncated { throw error }
+            modeReader = saved.modeReader
+            tokenReaders = saved.tokenReaders
+            topModes = saved.topModes
+            nonZero = saved.nonZero
+            stalledAt = bytes.count
+            return
+        }
+        stalledAt = 0
+        lastRowBytes = tokenReaders.reduce(modeReader.position) { $0 + $1.position } - consumed
     }
 }

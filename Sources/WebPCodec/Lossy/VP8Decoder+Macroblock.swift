@@ -1,4 +1,5 @@
-/// Pointers to a ``VP8Decoder``'s buffers, taken once per macroblock row.
+/// Pointers to the buffers one macroblock row is parsed with, taken once per row: the
+/// decoder's contexts, and the row's slots in its ``VP8RowJob`` (the current macroblock's).
 struct VP8RowBuffers {
     let bytes: UnsafeBufferPointer<UInt8>
     let coefficientProbabilities: UnsafePointer<UInt8>
@@ -7,17 +8,22 @@ struct VP8RowBuffers {
     let modes: UnsafeMutablePointer<UInt8>
     /// 9 per macroblock of the row above, then 9 for the left.
     let nonZero: UnsafeMutablePointer<UInt8>
-    let topSamples: UnsafeMutablePointer<UInt8>
-    let work: UnsafeMutablePointer<UInt8>
+    /// The macroblock's ``VP8RowJob/coefficientsPerMacroblock`` coefficients.
     let coefficients: UnsafeMutablePointer<Int16>
-    /// 16 sub-block modes, then 24 transform kinds (0 none, 1 DC only, 2 full).
+    /// The macroblock's 16 sub-block modes, then 24 transform kinds (0 none, 1 DC only, 2 full).
     let blocks: UnsafeMutablePointer<UInt8>
-    let planes: UnsafeMutablePointer<UInt8>
-    let filters: UnsafeMutablePointer<VP8FilterInfo>
+
+    /// The same buffers with the job's slots of macroblock `mbX`.
+    func at(_ mbX: Int, coefficients: UnsafeMutablePointer<Int16>, blocks: UnsafeMutablePointer<UInt8>) -> VP8RowBuffers {
+        VP8RowBuffers(bytes: bytes, coefficientProbabilities: coefficientProbabilities,
+                      subblockModeProbabilities: subblockModeProbabilities, modes: modes, nonZero: nonZero,
+                      coefficients: coefficients + mbX * VP8RowJob.coefficientsPerMacroblock,
+                      blocks: blocks + mbX * VP8RowJob.blocksPerMacroblock)
+    }
 }
 
 /// What the first partition says about one macroblock (RFC 6386 19.3).
-struct VP8MacroblockHeader {
+struct VP8MacroblockHeader: Sendable {
     var segment = 0
     var skipsCoefficients = false
     var isSubblockPredicted = false
@@ -28,38 +34,34 @@ struct VP8MacroblockHeader {
 }
 
 extension VP8Decoder {
-    /// Decodes every macroblock of row `mbY`: header, coefficients, reconstruction into the
-    /// planes, and the loop filter parameters. Returns true when a partition ran out of data.
+    /// Parses every macroblock of row `mbY` into ``job``: header, coefficients, and the loop
+    /// filter parameters (``VP8RowWriter`` reconstructs the row). Returns true when a partition
+    /// ran out of data.
     mutating func decodeMacroblocks(_ mbY: Int, _ modes: inout VP8BoolDecoder, _ tokens: inout VP8BoolDecoder,
                                     _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let header = self.header
         let mbWidth = self.mbWidth
         let strengths = filterStrengths
-        let filterType = self.filterType
-        let layout = (mbHeight: mbHeight, yStride: yStride, uvStride: uvStride, u: uOffset, v: vOffset)
+        let filterType = layout.filterType
         var truncated = false
         header.coefficientProbabilities.withUnsafeBufferPointer { cp in
         VP8Tables.keyFrameSubblockModeProbabilities.withUnsafeBufferPointer { sp in
         topModes.withUnsafeMutableBufferPointer { tm in
         nonZero.withUnsafeMutableBufferPointer { nz in
-        topSamples.withUnsafeMutableBufferPointer { ts in
-        work.withUnsafeMutableBufferPointer { wk in
-        coefficients.withUnsafeMutableBufferPointer { co in
-        subblockModes.withUnsafeMutableBufferPointer { sb in
-        planes.withUnsafeMutableBufferPointer { pl in
-        rowFilters.withUnsafeMutableBufferPointer { rf in
+        job.coefficients.withUnsafeMutableBufferPointer { co in
+        job.blocks.withUnsafeMutableBufferPointer { bl in
+        job.headers.withUnsafeMutableBufferPointer { hd in
+        job.filters.withUnsafeMutableBufferPointer { rf in
             guard let cpb = cp.baseAddress, let spb = sp.baseAddress, let tmb = tm.baseAddress,
-                  let nzb = nz.baseAddress, let tsb = ts.baseAddress, let wkb = wk.baseAddress,
-                  let cob = co.baseAddress, let sbb = sb.baseAddress, let plb = pl.baseAddress,
-                  let rfb = rf.baseAddress else { return }
-            let buffers = VP8RowBuffers(bytes: bytes, coefficientProbabilities: cpb, subblockModeProbabilities: spb,
-                                        modes: tmb, nonZero: nzb, topSamples: tsb, work: wkb, coefficients: cob,
-                                        blocks: sbb, planes: plb, filters: rfb)
+                  let nzb = nz.baseAddress, let cob = co.baseAddress, let blb = bl.baseAddress,
+                  let hdb = hd.baseAddress, let rfb = rf.baseAddress else { return }
+            let row = VP8RowBuffers(bytes: bytes, coefficientProbabilities: cpb, subblockModeProbabilities: spb,
+                                    modes: tmb, nonZero: nzb, coefficients: cob, blocks: blb)
             // The left context starts over on each row (RFC 6386 11.3, 13.3).
             (tmb + mbWidth * 4).update(repeating: 0, count: 4)
             (nzb + mbWidth * 9).update(repeating: 0, count: 9)
-            Self.startRow(wkb, mbY: mbY)
             for mbX in 0..<mbWidth {
+                let buffers = row.at(mbX, coefficients: cob, blocks: blb)
                 let mb = Self.readMacroblockHeader(&modes, buffers, header: header, mbX: mbX, mbWidth: mbWidth)
                 var allZero = true
                 if mb.skipsCoefficients {
@@ -67,7 +69,7 @@ extension VP8Decoder {
                     top.update(repeating: 0, count: 8)
                     left.update(repeating: 0, count: 8)
                     if !mb.isSubblockPredicted { top[8] = 0; left[8] = 0 }
-                    (sbb + 16).update(repeating: 0, count: 24)
+                    (buffers.blocks + 16).update(repeating: 0, count: 24)
                 } else {
                     allZero = Self.readResiduals(&tokens, buffers, mb: mb, quant: header.quant[mb.segment],
                                                  mbX: mbX, mbWidth: mbWidth)
@@ -78,33 +80,11 @@ extension VP8Decoder {
                     info.filtersInner = info.filtersInner || !allZero
                     rfb[mbX] = info
                 }
-                Self.reconstruct(buffers, mb: mb, mbX: mbX, mbY: mbY, mbWidth: mbWidth, mbHeight: layout.mbHeight)
-                // Copy the macroblock into the band's current row.
-                let yDst = plb + Self.bandExtraLines * layout.yStride + mbX * 16
-                for j in 0..<16 { (yDst + j * layout.yStride).update(from: wkb + Self.yWork + j * 32, count: 16) }
-                let uvOff = Self.bandExtraLines / 2 * layout.uvStride + mbX * 8
-                for j in 0..<8 {
-                    (plb + layout.u + uvOff + j * layout.uvStride).update(from: wkb + Self.uWork + j * 32, count: 8)
-                    (plb + layout.v + uvOff + j * layout.uvStride).update(from: wkb + Self.vWork + j * 32, count: 8)
-                }
+                hdb[mbX] = mb
             }
             if modes.isPastEnd { truncated = true }
-        }}}}}}}}}}
+        }}}}}}}}
         return truncated
-    }
-
-    /// The work area's edges at the start of a row: 129 on the left, and above the first row
-    /// 127 (corner and four samples to the right included); below it the corner is 129.
-    static func startRow(_ w: UnsafeMutablePointer<UInt8>, mbY: Int) {
-        for j in 0..<16 { w[yWork + j * 32 - 1] = 129 }
-        for j in 0..<8 { w[uWork + j * 32 - 1] = 129; w[vWork + j * 32 - 1] = 129 }
-        if mbY > 0 {
-            w[yWork - 33] = 129; w[uWork - 33] = 129; w[vWork - 33] = 129
-        } else {
-            (w + yWork - 33).update(repeating: 127, count: 21)
-            (w + uWork - 33).update(repeating: 127, count: 9)
-            (w + vWork - 33).update(repeating: 127, count: 9)
-        }
     }
 
     /// RFC 6386 19.3 and 11.2 to 11.4: segment id, skip flag, luma mode (sub-block modes with

@@ -1,4 +1,50 @@
-extension VP8Decoder {
+extension VP8RowWriter {
+    /// Reconstructs the macroblock row parsed into `job` (RFC 6386 12 and 14.5) into its band,
+    /// lines ``VP8Decoder/bandExtraLines`` on, one macroblock at a time in the work area.
+    mutating func reconstructRow(_ job: inout VP8RowJob) {
+        let l = layout, mbY = job.mbRow
+        let ys = l.yStride, uvs = l.uvStride
+        let extra = VP8Decoder.bandExtraLines
+        job.planes.withUnsafeMutableBufferPointer { pl in
+        job.coefficients.withUnsafeMutableBufferPointer { co in
+        job.blocks.withUnsafeMutableBufferPointer { bl in
+        job.headers.withUnsafeBufferPointer { hd in
+        work.withUnsafeMutableBufferPointer { wk in
+        topSamples.withUnsafeMutableBufferPointer { ts in
+            guard let plb = pl.baseAddress, let cob = co.baseAddress, let blb = bl.baseAddress,
+                  let hdb = hd.baseAddress, let wkb = wk.baseAddress, let tsb = ts.baseAddress else { return }
+            Self.startRow(wkb, mbY: mbY)
+            for mbX in 0..<l.mbWidth {
+                let area = VP8WorkArea(work: wkb, topSamples: tsb,
+                                       coefficients: cob + mbX * VP8RowJob.coefficientsPerMacroblock,
+                                       blocks: blb + mbX * VP8RowJob.blocksPerMacroblock)
+                Self.reconstruct(area, mb: hdb[mbX], mbX: mbX, mbY: mbY, mbWidth: l.mbWidth, mbHeight: l.mbHeight)
+                // Copy the macroblock into the band's current row.
+                let yDst = plb + extra * ys + mbX * 16
+                for j in 0..<16 { (yDst + j * ys).update(from: wkb + Self.yWork + j * 32, count: 16) }
+                let uvOff = extra / 2 * uvs + mbX * 8
+                for j in 0..<8 {
+                    (plb + l.uOffset + uvOff + j * uvs).update(from: wkb + Self.uWork + j * 32, count: 8)
+                    (plb + l.vOffset + uvOff + j * uvs).update(from: wkb + Self.vWork + j * 32, count: 8)
+                }
+            }
+        }}}}}}
+    }
+
+    /// The work area's edges at the start of a row: 129 on the left, and above the first row
+    /// 127 (corner and four samples to the right included); below it the corner is 129.
+    static func startRow(_ w: UnsafeMutablePointer<UInt8>, mbY: Int) {
+        for j in 0..<16 { w[yWork + j * 32 - 1] = 129 }
+        for j in 0..<8 { w[uWork + j * 32 - 1] = 129; w[vWork + j * 32 - 1] = 129 }
+        if mbY > 0 {
+            w[yWork - 33] = 129; w[uWork - 33] = 129; w[vWork - 33] = 129
+        } else {
+            (w + yWork - 33).update(repeating: 127, count: 21)
+            (w + uWork - 33).update(repeating: 127, count: 9)
+            (w + vWork - 33).update(repeating: 127, count: 9)
+        }
+    }
+
     /// Offsets of the 16 luma sub-blocks in the work area, raster order.
     @inline(__always) static func subblockOffset(_ n: Int) -> Int { (n & 3) &* 4 &+ (n >> 2) &* 128 }
 
@@ -8,7 +54,7 @@ extension VP8Decoder {
     /// the macroblock are those of the next macroblock above (the last macroblock of a row
     /// repeats its own last sample above), repeated for the right column's lower sub-blocks.
     /// Saves the bottom row for the row below.
-    static func reconstruct(_ b: VP8RowBuffers, mb: VP8MacroblockHeader, mbX: Int, mbY: Int,
+    static func reconstruct(_ b: VP8WorkArea, mb: VP8MacroblockHeader, mbX: Int, mbY: Int,
                             mbWidth: Int, mbHeight: Int) {
         let w = b.work
         let y = w + yWork, u = w + uWork, v = w + vWork
@@ -75,4 +121,14 @@ extension VP8Decoder {
             VP8Transform.inverseDCTDCOnly(coeffs, dst)
         }
     }
+}
+
+/// Pointers to what one macroblock is reconstructed with: the work area, the unfiltered
+/// bottom samples of the row above, and the macroblock's coefficients and block kinds.
+struct VP8WorkArea {
+    let work: UnsafeMutablePointer<UInt8>
+    let topSamples: UnsafeMutablePointer<UInt8>
+    let coefficients: UnsafeMutablePointer<Int16>
+    /// 16 sub-block modes, then 24 transform kinds (0 none, 1 DC only, 2 full).
+    let blocks: UnsafeMutablePointer<UInt8>
 }

@@ -1,24 +1,17 @@
 import CodecCore
 
-extension VP8Decoder {
-    /// Converts the output rows that the macroblock rows decoded so far made final (from the
-    /// band, with the alpha plane's same rows, decoded now) into the output, then moves the
-    /// band down: the current macroblock row's last ``bandExtraLines`` luma lines (and half as
-    /// many chroma lines) become the band's first, for the next row's loop filter and upsampling.
-    /// Throws `invalidData` when the alpha plane's rows cannot be decoded.
-    mutating func emitFinalRows() throws(DecodingError) {
+extension VP8RowWriter {
+    /// Converts the output rows that macroblock row `mbY`, filtered in `band`, made final (with
+    /// the alpha plane's same rows, decoded now) into the sink. Throws `invalidData` when the
+    /// alpha plane's rows cannot be decoded.
+    mutating func emitFinalRows(_ band: [UInt8], mbY: Int) throws(DecodingError) {
         let first = finalRowCount
-        let last = finalRows(afterMacroblockRows: mbRow)
+        let last = finalRows(afterMacroblockRows: mbY + 1)
         try alpha?.decode(through: last)
-        let mbY = mbRow - 1
         // The band's first line is luma line 16 mbY - 8, chroma line 8 mbY - 4.
-        let yTop = 16 * mbY - Self.bandExtraLines, uvTop = (16 * mbY - Self.bandExtraLines) / 2
-        let w = width, h = height, ys = yStride, uvs = uvStride, uo = uOffset, vo = vOffset
-        // The band leaves `self` while rows go out (no copy: it stays uniquely referenced).
-        var band = planes
-        planes = []
-        defer { planes = band }
-        band.withUnsafeMutableBufferPointer { p in
+        let yTop = 16 * mbY - VP8Decoder.bandExtraLines, uvTop = (16 * mbY - VP8Decoder.bandExtraLines) / 2
+        let l = layout, w = l.width, h = l.height, ys = l.yStride, uvs = l.uvStride, uo = l.uOffset, vo = l.vOffset
+        band.withUnsafeBufferPointer { p in
             guard let base = p.baseAddress else { return }
             for row in first..<last {
                 let (near, far) = VP8Upsampling.chromaRows(forRow: row, height: h)
@@ -30,11 +23,6 @@ extension VP8Decoder {
                                               dst: dst, width: w)
                 }
             }
-            // Move the band down.
-            let extra = Self.bandExtraLines
-            base.update(from: base + 16 * ys, count: extra * ys)
-            (base + uo).update(from: base + uo + 8 * uvs, count: extra / 2 * uvs)
-            (base + vo).update(from: base + vo + 8 * uvs, count: extra / 2 * uvs)
         }
         finalRowCount = last
         sink.markFinal(rows: last)

@@ -1,0 +1,55 @@
+import CodecCore
+
+/// A VP8 decode on two threads (libwebp's `use_threads`): the caller parses and reconstructs
+/// macroblock row k + 1 while a pool thread (``PipelineStage``) loop-filters row k and writes
+/// its output rows (``VP8RowWriter/write(_:)``). Rows go through ``jobsInFlight`` jobs besides
+/// the caller's, in order, so the writer sees exactly the rows, in the order, that it sees on
+/// one thread.
+final class VP8RowPipeline {
+    /// Jobs the stage holds besides the caller's: one being written, one waiting.
+    static let jobsInFlight = 2
+
+    private let stage: PipelineStage<VP8RowJob>
+    private let box: WriterBox
+    private let layout: VP8BandLayout
+
+    /// The writer while the stage's thread owns it.
+    private final class WriterBox: @unchecked Sendable {
+        var writer: VP8RowWriter
+        init(_ writer: VP8RowWriter) { self.writer = writer }
+    }
+
+    /// The jobs a pipeline starts with besides the caller's, made once per call and offered
+    /// again while the pool says no.
+    static func spareJobs(_ layout: VP8BandLayout) -> [VP8RowJob] {
+        (0..<jobsInFlight).map { _ in VP8RowJob(layout) }
+    }
+
+    /// Starts the writing thread with `writer` and `jobs` (``spareJobs(_:)``), which the
+    /// pipeline holds until ``finish()``: the caller drops its copies before handing a row
+    /// over. Nil when the pool has no thread free.
+    init?(writer: VP8RowWriter, jobs: [VP8RowJob]) {
+        let box = WriterBox(writer)
+        guard let stage = PipelineStage(jobs: jobs, process: { box.writer.write(&$0) }) else { return nil }
+        self.stage = stage
+        self.box = box
+        layout = writer.layout
+    }
+
+    /// Hands over the reconstructed row in `job` and puts in its place a job to reconstruct
+    /// the next row into (waiting while both others are in flight).
+    func handOver(_ job: inout VP8RowJob) {
+        var next = stage.acquire() ?? VP8RowJob(layout)
+        swap(&next, &job)
+        // The stage's thread must hold the only copy of the row's buffers.
+        stage.submit(consume next)
+    }
+
+    /// Waits until every row handed over is written and returns the writer.
+    func finish() -> VP8RowWriter {
+        stage.finish()
+        let writer = box.writer
+        box.writer = writer.placeholder()
+        return writer
+    }
+}
