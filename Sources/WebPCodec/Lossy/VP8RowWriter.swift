@@ -61,8 +61,6 @@ struct VP8RowWriter: Sendable {
     var alpha: WebPAlphaRows?
     /// Output rows that are final: no later macroblock row's filter or upsampling changes them.
     var finalRowCount = 0
-    /// Macroblock rows written so far.
-    var rowsWritten = 0
     /// The last ``VP8Decoder/bandExtraLines`` luma lines (and half as many chroma lines) of
     /// the last row written, unfiltered by the next row's filter yet.
     private var carry: [UInt8]
@@ -93,7 +91,6 @@ struct VP8RowWriter: Sendable {
         var empty = VP8RowWriter(layout: VP8BandLayout(width: 0, height: 0, mbWidth: 0, mbHeight: 0, filterType: 0),
                                  sink: RowSink(width: 0, height: 0))
         empty.finalRowCount = finalRowCount
-        empty.rowsWritten = rowsWritten
         return empty
     }
 
@@ -141,7 +138,6 @@ struct VP8RowWriter: Sendable {
                 (kept + lumaCarry + chromaCarry).update(from: base + l.vOffset + 8 * uvs, count: chromaCarry)
             }
         }
-        rowsWritten = job.mbRow + 1
     }
 
     /// Loop-filters macroblock row `mbY` in the band at `base` (RFC 6386 15), left to right.
