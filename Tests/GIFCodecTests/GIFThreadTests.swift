@@ -11,13 +11,6 @@ import Testing
 struct GIFThreadTests {
     static let threadCounts = [1, 2, 3, 8]
 
-    static func options(_ threads: Int, eager: Bool = false) -> DecodingOptions {
-        var options = DecodingOptions()
-        options.maxThreads = threads
-        options.decodesImmediately = eager
-        return options
-    }
-
     /// Indices with runs and noise, so that strings of every length occur, below `colors`.
     static func indices(width: Int, height: Int, colors: Int, seed: UInt64) -> [UInt8] {
         let noise = LZWTests.pseudoRandom(width * height, seed: seed, below: 4)
@@ -101,7 +94,7 @@ struct GIFThreadTests {
     }
 
     static func frames(_ bytes: [UInt8], threads: Int) -> (ImageSourceStatus, DecodingError?, [UInt8]?) {
-        let source = ImageSource(bytes: bytes, options: options(threads))
+        let source = ImageSource(bytes: bytes, options: Decoding.options(threads: threads))
         let image = try? source.image(at: 0)
         return (source.status, source.error, image?.pixels)
     }
@@ -119,16 +112,16 @@ struct GIFThreadTests {
         let (width, height) = (640, 450)
         let pixels = Self.indices(width: width, height: height, colors: 256, seed: 9)
         let bytes = Self.gif(width: width, height: height, pixels: pixels, interlaced: interlaced)
-        let one = Decoding.whole(bytes, options: Self.options(1))
+        let one = Decoding.whole(bytes, options: Decoding.options(threads: 1))
         #expect(one.status == .complete && one.frames.count == 1)
         for threads in Self.threadCounts.dropFirst() {
-            #expect(Decoding.whole(bytes, options: Self.options(threads)) == one, "\(threads) threads")
+            #expect(Decoding.whole(bytes, options: Decoding.options(threads: threads)) == one, "\(threads) threads")
         }
         let sizes = Decoding.randomSizes(count: 16, max: 60_000, seed: 3)
-        #expect(Decoding.chunked(bytes, sizes: sizes, options: Self.options(2, eager: true)).result == one)
-        let thumbnail = try ImageSource(bytes: bytes, options: Self.options(1)).thumbnail(at: 0, maxPixelSize: 40)
+        #expect(Decoding.chunked(bytes, sizes: sizes, options: Decoding.options(threads: 2, eager: true)).result == one)
+        let thumbnail = try ImageSource(bytes: bytes, options: Decoding.options(threads: 1)).thumbnail(at: 0, maxPixelSize: 40)
         for threads in Self.threadCounts.dropFirst() {
-            let other = try ImageSource(bytes: bytes, options: Self.options(threads)).thumbnail(at: 0, maxPixelSize: 40)
+            let other = try ImageSource(bytes: bytes, options: Decoding.options(threads: threads)).thumbnail(at: 0, maxPixelSize: 40)
             #expect(other.pixels == thumbnail.pixels, "thumbnail at \(threads) threads")
         }
     }

@@ -10,13 +10,6 @@ import Testing
 struct PNGThreadTests {
     static let threadCounts = [1, 2, 3, 8]
 
-    static func options(_ threads: Int, eager: Bool = false) -> DecodingOptions {
-        var options = DecodingOptions()
-        options.maxThreads = threads
-        options.decodesImmediately = eager
-        return options
-    }
-
     /// The project's fixtures (always there) against their manifests at every thread count.
     @Test func fixturesAtEveryThreadCount() throws {
         let entries = FixtureTests.png + FixtureTests.apng
@@ -24,7 +17,7 @@ struct PNGThreadTests {
         for entry in entries {
             let bytes = try FixtureTests.bytes(entry.path)
             for threads in Self.threadCounts.dropFirst() {
-                let result = Decoding.whole(bytes, options: Self.options(threads))
+                let result = Decoding.whole(bytes, options: Decoding.options(threads: threads))
                 #expect(result.status == .complete && result.frames == entry.frames, "\(entry.path) at \(threads) threads")
             }
         }
@@ -56,7 +49,7 @@ struct PNGThreadTests {
     }
 
     static func frames(_ bytes: [UInt8], threads: Int) -> Frames {
-        let source = ImageSource(bytes: bytes, options: options(threads))
+        let source = ImageSource(bytes: bytes, options: Decoding.options(threads: threads))
         let images = (0..<source.count).map { try? source.image(at: $0) }
         return Frames(status: source.status, error: source.error, frames: images.map { $0?.pixels },
                       finalRows: images.map { $0?.finalRowCount })
@@ -67,16 +60,16 @@ struct PNGThreadTests {
     @Test(arguments: ThreadFixture.kinds)
     func largeImagesWholeAndSplit(_ kind: ThreadFixture) {
         let bytes = kind.bytes()
-        let one = Decoding.whole(bytes, options: Self.options(1))
+        let one = Decoding.whole(bytes, options: Decoding.options(threads: 1))
         #expect(one.status == .complete && one.frames.count == 1, "\(kind)")
         for threads in Self.threadCounts.dropFirst() {
-            #expect(Decoding.whole(bytes, options: Self.options(threads)) == one, "\(kind) at \(threads) threads")
+            #expect(Decoding.whole(bytes, options: Decoding.options(threads: threads)) == one, "\(kind) at \(threads) threads")
         }
         for (threads, seed) in [(2, 11), (8, 12)] as [(Int, UInt64)] {
             let sizes = Decoding.randomSizes(count: 24, max: 40_000, seed: seed)
-            #expect(Decoding.chunked(bytes, sizes: sizes, options: Self.options(threads)).result == one,
+            #expect(Decoding.chunked(bytes, sizes: sizes, options: Decoding.options(threads: threads)).result == one,
                     "\(kind) split, \(threads) threads")
-            #expect(Decoding.chunked(bytes, sizes: sizes, options: Self.options(threads, eager: true)).result == one,
+            #expect(Decoding.chunked(bytes, sizes: sizes, options: Decoding.options(threads: threads, eager: true)).result == one,
                     "\(kind) split and decoded as it arrives, \(threads) threads")
         }
     }
@@ -86,14 +79,14 @@ struct PNGThreadTests {
     @Test(arguments: ThreadFixture.kinds.prefix(4))
     func thumbnails(_ kind: ThreadFixture) throws {
         let bytes = kind.bytes(seed: 3)
-        let one = try ImageSource(bytes: bytes, options: Self.options(1)).thumbnail(at: 0, maxPixelSize: 48)
+        let one = try ImageSource(bytes: bytes, options: Decoding.options(threads: 1)).thumbnail(at: 0, maxPixelSize: 48)
         #expect(one.isComplete)
         for threads in Self.threadCounts.dropFirst() {
-            let whole = try ImageSource(bytes: bytes, options: Self.options(threads)).thumbnail(at: 0, maxPixelSize: 48)
+            let whole = try ImageSource(bytes: bytes, options: Decoding.options(threads: threads)).thumbnail(at: 0, maxPixelSize: 48)
             #expect(whole.pixels == one.pixels && whole.isComplete, "\(kind) at \(threads) threads")
         }
         let fed = try Decoding.thumbnailFedInPieces(bytes, sizes: Decoding.randomSizes(count: 1000, max: 30_000, seed: 4),
-                                                    maxPixelSize: 48, options: Self.options(3))
+                                                    maxPixelSize: 48, options: Decoding.options(threads: 3))
         #expect(fed.pixels == one.pixels, "\(kind) fed in pieces")
     }
 
@@ -117,12 +110,12 @@ struct PNGThreadTests {
         var kind = ThreadFixture.kinds[0]
         kind.badFilterRow = 120
         let bytes = kind.bytes()
-        let one = Decoding.whole(bytes, options: Self.options(1))
+        let one = Decoding.whole(bytes, options: Decoding.options(threads: 1))
         #expect(one.status == .invalidData && one.error == .invalidData("filter type is above 4"))
         for threads in Self.threadCounts.dropFirst() {
-            #expect(Decoding.whole(bytes, options: Self.options(threads)) == one, "\(threads) threads")
+            #expect(Decoding.whole(bytes, options: Decoding.options(threads: threads)) == one, "\(threads) threads")
             let sizes = Decoding.randomSizes(count: 8, max: 50_000, seed: 9)
-            #expect(Decoding.chunked(bytes, sizes: sizes, options: Self.options(threads)).result == one, "\(threads) threads, split")
+            #expect(Decoding.chunked(bytes, sizes: sizes, options: Decoding.options(threads: threads)).result == one, "\(threads) threads, split")
         }
     }
 
@@ -133,10 +126,10 @@ struct PNGThreadTests {
         let chunkStart = Self.chunkStart(before: bytes.count * 2 / 3, in: bytes)
         for i in (chunkStart + 108)..<(chunkStart + 172) { bytes[i] = 0xFF }
         Self.fixCRC(chunkAt: chunkStart, in: &bytes)
-        let one = Decoding.whole(bytes, options: Self.options(1))
+        let one = Decoding.whole(bytes, options: Decoding.options(threads: 1))
         #expect(one.status == .invalidData, "\(one)")
         for threads in Self.threadCounts.dropFirst() {
-            #expect(Decoding.whole(bytes, options: Self.options(threads)) == one, "\(threads) threads")
+            #expect(Decoding.whole(bytes, options: Decoding.options(threads: threads)) == one, "\(threads) threads")
         }
     }
 

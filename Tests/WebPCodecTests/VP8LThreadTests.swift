@@ -13,12 +13,6 @@ struct VP8LThreadTests {
     /// Large enough to be pipelined (`VP8LDecoder.minimumPipelinedPixels`).
     static let (width, height) = (600, 480)
 
-    static func options(_ threads: Int, eager: Bool = false) -> DecodingOptions {
-        var options = DecodingOptions()
-        options.maxThreads = threads
-        options.decodesImmediately = eager
-        return options
-    }
 
     /// Photo-like (predictor, cross-colour, subtract-green), few colours (colour indexing with
     /// pixel bundling) and alpha, encoded by our lossless encoder.
@@ -31,23 +25,23 @@ struct VP8LThreadTests {
     @Test func wholeAndFedInPieces() {
         #expect(Self.width * Self.height >= VP8LDecoder.minimumPipelinedPixels)
         for (kind, bytes) in Self.files {
-            let one = Decoding.whole(bytes, options: Self.options(1))
+            let one = Decoding.whole(bytes, options: Decoding.options(threads: 1))
             #expect(one.status == .complete && one.frames.count == 1, "\(kind)")
             for threads in Self.threadCounts.dropFirst() {
-                #expect(Decoding.whole(bytes, options: Self.options(threads)) == one, "\(kind) at \(threads) threads")
+                #expect(Decoding.whole(bytes, options: Decoding.options(threads: threads)) == one, "\(kind) at \(threads) threads")
             }
             let sizes = Decoding.randomSizes(count: 12, max: bytes.count / 4, seed: 5)
-            #expect(Decoding.chunked(bytes, sizes: sizes, options: Self.options(2)).result == one, "\(kind) in pieces")
-            #expect(Decoding.chunked(bytes, sizes: sizes, options: Self.options(8, eager: true)).result == one,
+            #expect(Decoding.chunked(bytes, sizes: sizes, options: Decoding.options(threads: 2)).result == one, "\(kind) in pieces")
+            #expect(Decoding.chunked(bytes, sizes: sizes, options: Decoding.options(threads: 8, eager: true)).result == one,
                     "\(kind) in pieces, decoded as they arrive")
         }
     }
 
     @Test func thumbnails() throws {
         for (kind, bytes) in Self.files {
-            let one = try ImageSource(bytes: bytes, options: Self.options(1)).thumbnail(at: 0, maxPixelSize: 50)
+            let one = try ImageSource(bytes: bytes, options: Decoding.options(threads: 1)).thumbnail(at: 0, maxPixelSize: 50)
             for threads in Self.threadCounts.dropFirst() {
-                let other = try ImageSource(bytes: bytes, options: Self.options(threads)).thumbnail(at: 0, maxPixelSize: 50)
+                let other = try ImageSource(bytes: bytes, options: Decoding.options(threads: threads)).thumbnail(at: 0, maxPixelSize: 50)
                 #expect(other.pixels == one.pixels, "\(kind) thumbnail at \(threads) threads")
             }
         }
@@ -58,10 +52,10 @@ struct VP8LThreadTests {
         for (kind, bytes) in Self.files {
             for cut in stride(from: bytes.count / 4, to: bytes.count, by: bytes.count / 4) {
                 let prefix = Array(bytes[0..<cut])
-                let one = Decoding.whole(prefix, options: Self.options(1))
+                let one = Decoding.whole(prefix, options: Decoding.options(threads: 1))
                 #expect(one.status == .unexpectedEOF, "\(kind) cut at \(cut)")
                 for threads in Self.threadCounts.dropFirst() {
-                    #expect(Decoding.whole(prefix, options: Self.options(threads)) == one, "\(kind) cut at \(cut), \(threads) threads")
+                    #expect(Decoding.whole(prefix, options: Decoding.options(threads: threads)) == one, "\(kind) cut at \(cut), \(threads) threads")
                 }
             }
         }
@@ -72,11 +66,11 @@ struct VP8LThreadTests {
     @Test func fuzzFindings() throws {
         for name in ["vp8l-copy-past-batch-threads.webp"] {
             let bytes = try Corpus.bytes(Corpus.projectRoot.appendingPathComponent("Fuzz/findings/\(name)"))
-            let one = Decoding.whole(bytes, options: Self.options(1))
+            let one = Decoding.whole(bytes, options: Decoding.options(threads: 1))
             for threads in Self.threadCounts.dropFirst() {
-                #expect(Decoding.whole(bytes, options: Self.options(threads)) == one, "\(name) at \(threads) threads")
+                #expect(Decoding.whole(bytes, options: Decoding.options(threads: threads)) == one, "\(name) at \(threads) threads")
                 let sizes = Decoding.randomSizes(count: 20, max: 2000, seed: UInt64(threads))
-                #expect(Decoding.chunked(bytes, sizes: sizes, options: Self.options(threads)).result == one,
+                #expect(Decoding.chunked(bytes, sizes: sizes, options: Decoding.options(threads: threads)).result == one,
                         "\(name) in pieces at \(threads) threads")
             }
         }
