@@ -55,20 +55,19 @@ final class JPEGRowWriter: @unchecked Sendable {
         if final { sink.markFinal(rows: rows.upperBound) }
     }
 
-    /// Moves the renderer's ICC conversion of RGB and gray output to a ``JPEGSharedConversion``
-    /// (nil when there is none to move: no profile, or CMYK inks, which the renderer converts
-    /// as it makes them); ``endSharing()`` moves it back.
+    /// Moves the renderer's ICC conversion to a ``JPEGSharedConversion`` (nil when there is
+    /// none: no profile); ``endSharing()`` gives it back.
     func shareConversion() -> JPEGSharedConversion? {
-        guard let renderer, let transform = renderer.colorTransform, transform.inputChannelCount != 4 else { return nil }
+        guard let transform = renderer?.colorTransform else { return nil }
         let shared = JPEGSharedConversion(transform)
-        self.renderer?.colorTransform = nil
+        renderer?.defersColorTransform = true
         sharedConversion = shared
         return shared
     }
 
     func endSharing() {
-        guard let shared = sharedConversion else { return }
-        renderer?.colorTransform = shared.transform
+        guard sharedConversion != nil else { return }
+        renderer?.defersColorTransform = false
         sharedConversion = nil
     }
 

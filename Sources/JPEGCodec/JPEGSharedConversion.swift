@@ -4,7 +4,7 @@ import CodecCore
 /// (SPEC-NOTES.md, "Colour management", Speed): the output thread writes an MCU row's pixels,
 /// then converts them in parts of ``partPixels``, while the decoding thread, when it would
 /// otherwise wait for a free job (the output thread is behind), takes parts too
-/// (``help()``). Each pixel is converted once by the same kernel, so the output is the same
+/// (``help()``). CMYK rows come to it as ink amounts. Each pixel is converted once by the same kernel, so the output is the same
 /// whoever converts it. The rows stay the output thread's: it returns only when every part,
 /// its own and the helper's, is done.
 final class JPEGSharedConversion: @unchecked Sendable {
@@ -54,7 +54,11 @@ final class JPEGSharedConversion: @unchecked Sendable {
         let first = claimed * Self.partPixels, n = min(Self.partPixels, count - first)
         claimed += 1
         lock.unlock()
-        transform.convertRow(p + 4 * first, count: n)
+        if transform.inputChannelCount == 4 {
+            transform.convertInk(p + 4 * first, count: n)
+        } else {
+            transform.convertRow(p + 4 * first, count: n)
+        }
         lock.lock()
         done += 1
         if done == parts { lock.broadcast() }

@@ -59,3 +59,20 @@ struct JPEGThreadColorTests {
         #expect(Decoding.chunked(bytes, sizes: sizes, options: Self.options(3)).result == one, "\(settings) fed, threads 3")
     }
 }
+
+/// CMYK JPEGs with a profile (the row pipeline shares the ink conversion too): the same
+/// pixels at 1, 2, 3 and 8 threads, whole and as thumbnails.
+struct JPEGThreadInkTests {
+    @Test(arguments: ["cmyk-v4-xyz.jpg", "cmyk-v2-lab.jpg"])
+    func sameForEveryThreadCount(_ name: String) throws {
+        let bytes = try Corpus.bytes(Corpus.conformance.appendingPathComponent("fixtures/color/\(name)"))
+        let one = try ImageSource(bytes: bytes, options: JPEGThreadColorTests.options(1)).image(at: 0).pixels
+        let thumbnail = try ImageSource(bytes: bytes, options: JPEGThreadColorTests.options(1)).thumbnail(at: 0, maxPixelSize: 50).pixels
+        for threads in JPEGThreads.counts.dropFirst() {
+            let options = JPEGThreadColorTests.options(threads)
+            #expect(try ImageSource(bytes: bytes, options: options).image(at: 0).pixels == one, "\(name) threads \(threads)")
+            #expect(try ImageSource(bytes: bytes, options: options).thumbnail(at: 0, maxPixelSize: 50).pixels == thumbnail,
+                    "\(name) thumbnail, threads \(threads)")
+        }
+    }
+}

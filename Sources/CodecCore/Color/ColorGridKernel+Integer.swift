@@ -1,27 +1,27 @@
-/// A device link grid for 8-bit pixels, evaluated in integers as LittleCMS 2 evaluates its
-/// 8-bit transforms: nodes of 16 bits, and per input channel and 8-bit code the cell's offset
-/// in the grid, the step to the next node along that input (0 at the top) and the 16-bit
-/// fraction into the cell. No float and no division per pixel; the results are 16-bit and are
-/// narrowed as LittleCMS narrows them (`FROM_16_TO_8`).
+/// A three-input device link grid for 8-bit pixels, evaluated in integers as LittleCMS 2's
+/// `PrelinEval8` (cmsopt.c) evaluates its 8-bit RGB transforms: nodes of 16 bits, and per input
+/// channel and 8-bit code the cell's offset in the grid, the step to the next node along that
+/// input (0 at the top) and the 16-bit fraction into the cell, made through the
+/// prelinearisation curves (``ColorPrelinearization``). No float and no division per pixel;
+/// the results are 16-bit and are narrowed as LittleCMS narrows them (`FROM_16_TO_8`).
 ///
-/// Three inputs follow `PrelinEval8` (cmsopt.c: the tables are made through the
-/// prelinearisation curves, ``ColorPrelinearization``); four follow `Eval4Inputs` and
-/// `TetrahedralInterp16` (cmsintrp.c: tetrahedral over the last three, linear along the first).
+/// CMYK grids stay in floats (``ColorGridKernel/convertInk(_:count:)``): the same evaluation
+/// for four inputs (`Eval4Inputs` over `TetrahedralInterp16`, with its division per output)
+/// measured 1.8× slower than the float one (1.4× without the division).
 ///
 /// Both tables are packed so that a pixel makes few reads: a node's three outputs are one
 /// 64-bit word (bits 0, 16 and 32), and an input's entry is one 64-bit word (fraction in bits
 /// 0–15, step in 16–31, offset from 32, both counted in nodes).
 struct ColorGridInteger8: Sendable {
-    let dimensions: Int
     /// The three 16-bit outputs of each node, first input slowest.
     let nodes: [UInt64]
-    /// Per input (`dimensions` × 256): fraction, step and offset, packed.
+    /// Per input (3 × 256): fraction, step and offset, packed.
     let entries: [UInt64]
 
     /// `nodes` (values in [0, 1], 3 per node) quantized to 16 bits; `inputs` gives, per input,
     /// the 16-bit value each 8-bit code stands for on the grid's axis.
-    init(dimensions: Int, points: Int, nodes: [Double], inputs: [[Int]]) {
-        self.dimensions = dimensions
+    init(points: Int, nodes: [Double], inputs: [[Int]]) {
+        let dimensions = 3
         self.nodes = (0..<nodes.count / 3).map { n in
             (0..<3).reduce(UInt64(0)) { word, c in word | UInt64(ColorPrelinearization.quantize(nodes[3 * n + c] * 65535)) << (16 * c) }
         }
@@ -98,48 +98,6 @@ struct ColorGridInteger8: Sendable {
                     }
                     let out = channel(0) | channel(1) << 8 | channel(2) << 16 | pixel & 0xFF00_0000
                     output.storeBytes(of: out.littleEndian, toByteOffset: i &* 4, as: UInt32.self)
-                }
-            }
-        }
-    }
-
-    /// Four-input (interleaved CMYK ink) pixels to opaque RGBA8, in place.
-    func convertInk(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
-        nodes.withUnsafeBufferPointer { nodeBuffer in
-            entries.withUnsafeBufferPointer { entryBuffer in
-                let g = nodeBuffer.baseAddress!, e = entryBuffer.baseAddress!
-                let raw = UnsafeMutableRawPointer(p)
-                for i in 0..<count {
-                    let pixel = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
-                    let ek = e[Int(pixel & 0xFF)], ex = e[256 &+ Int(pixel >> 8 & 0xFF)]
-                    let ey = e[512 &+ Int(pixel >> 16 & 0xFF)], ez = e[768 &+ Int(pixel >> 24)]
-                    let sx = Int(ex >> 16 & 0xFFFF), sy = Int(ey >> 16 & 0xFFFF), sz = Int(ez >> 16 & 0xFFFF)
-                    let (first, second, fa, fb, fc) = Self.path(sx, sy, sz, Int(ex & 0xFFFF), Int(ey & 0xFFFF), Int(ez & 0xFFFF))
-                    let low = Int(ek >> 32) &+ Int(ex >> 32) &+ Int(ey >> 32) &+ Int(ez >> 32)
-                    let rk = Int(ek & 0xFFFF), high = low &+ Int(ek >> 16 & 0xFFFF), all = sx &+ sy &+ sz
-                    /// `TetrahedralInterp16`'s three outputs in the cube at `base`.
-                    @inline(__always) func tetrahedral(_ base: Int) -> (Int, Int, Int) {
-                        let n0 = g[base], n1 = g[base &+ first], n2 = g[base &+ second], n3 = g[base &+ all]
-                        @inline(__always) func channel(_ k: Int) -> Int {
-                            let v0 = Self.output(n0, k), v1 = Self.output(n1, k), v2 = Self.output(n2, k), v3 = Self.output(n3, k)
-                            let rest = (v1 &- v0) &* fa &+ (v2 &- v1) &* fb &+ (v3 &- v2) &* fc
-                            return (v0 &+ ((Self.toFixedDomain(rest) &+ 0x8000) >> 16)) & 0xFFFF
-                        }
-                        return (channel(0), channel(1), channel(2))
-                    }
-                    let lo = tetrahedral(low)
-                    var out: UInt32
-                    if rk == 0 {
-                        out = Self.narrow(lo.0) | Self.narrow(lo.1) << 8 | Self.narrow(lo.2) << 16
-                    } else {
-                        /// `Eval4Inputs`: linear between the two cubes along the first input.
-                        let hi = tetrahedral(high)
-                        @inline(__always) func between(_ l: Int, _ h: Int) -> UInt32 {
-                            Self.narrow((l &+ (((h &- l) &* rk &+ 0x8000) >> 16)) & 0xFFFF)
-                        }
-                        out = between(lo.0, hi.0) | between(lo.1, hi.1) << 8 | between(lo.2, hi.2) << 16
-                    }
-                    raw.storeBytes(of: (out | 0xFF00_0000).littleEndian, toByteOffset: i &* 4, as: UInt32.self)
                 }
             }
         }

@@ -1,16 +1,20 @@
 /// A device link sampled on a regular grid (three or four inputs, `points` per input),
 /// holding encoded sRGB in [0, 1] at each node; pixels are read by tetrahedral interpolation
 /// over the last three inputs and, for four inputs, linear interpolation along the first
-/// (LittleCMS's `Eval4Inputs`): 8-bit pixels in integers (``ColorGridInteger8``), 16-bit
-/// RGB pixels in floats.
+/// (LittleCMS's `Eval4Inputs`): 8-bit RGB pixels in integers (``ColorGridInteger8``), 16-bit
+/// RGB and 8-bit CMYK pixels in floats.
 struct ColorGridKernel: Sendable {
     let dimensions: Int
     let points: Int
     /// Three outputs per node, first input slowest: what 16-bit pixels are read from.
     let nodes: [Float]
-    /// What 8-bit pixels are read from: for three inputs, the grid sampled through LittleCMS's
-    /// 8-bit prelinearisation (``ColorPrelinearization``) when there is one, else the plain grid.
-    let integer8: ColorGridInteger8
+    /// What 8-bit pixels of three inputs are read from: the grid sampled through LittleCMS's
+    /// 8-bit prelinearisation (``ColorPrelinearization``) when there is one, else the plain
+    /// grid; nil for four inputs.
+    let integer8: ColorGridInteger8?
+    /// For four inputs, each 8-bit code's cell and fraction into it (every input alike).
+    let cell8: [Int]
+    let fraction8: [Float]
 
     /// Samples `linear` (device values in [0, 1] to linear sRGB) at every node.
     init(dimensions: Int, points: Int, _ linear: ([Double]) -> Vector3) {
@@ -29,12 +33,15 @@ struct ColorGridKernel: Sendable {
                     Double(ColorPrelinearization.evaluate(inverses[t], at: ColorPrelinearization.quantize(d[t] * 65535))) / 65535
                 })
             }
-            integer8 = ColorGridInteger8(dimensions: 3, points: points, nodes: prelinearized,
-                                         inputs: ColorPrelinearization.inputs8(curves))
+            integer8 = ColorGridInteger8(points: points, nodes: prelinearized, inputs: ColorPrelinearization.inputs8(curves))
+        } else if dimensions == 3 {
+            integer8 = ColorGridInteger8(points: points, nodes: plain, inputs: [[Int]](repeating: (0..<256).map { $0 * 257 }, count: 3))
         } else {
-            let codes = [[Int]](repeating: (0..<256).map { $0 * 257 }, count: dimensions)
-            integer8 = ColorGridInteger8(dimensions: dimensions, points: points, nodes: plain, inputs: codes)
+            integer8 = nil
         }
+        let cells = (0..<256).map { v in min(v * (points - 1) / 255, points - 2) }
+        cell8 = cells
+        fraction8 = (0..<256).map { v in Float(Double(v) / 255 * Double(points - 1) - Double(cells[v])) }
     }
 
     /// `encoded` at every node of a grid, first input slowest.
@@ -83,7 +90,7 @@ struct ColorGridKernel: Sendable {
 
     /// Three-input grids over RGBA8 rows (``ColorGridInteger8``); `src` and `dst` may be the same.
     func apply8(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
-        guard dimensions == 3 else {
+        guard let integer8 else {
             if UnsafePointer(dst) != src { dst.update(from: src, count: count &* 4) }
             return
         }
@@ -112,8 +119,30 @@ struct ColorGridKernel: Sendable {
         }
     }
 
-    /// Four-input (interleaved CMYK ink) pixels to opaque RGBA8, in place (``ColorGridInteger8``).
+    /// Four-input (interleaved CMYK ink) pixels to opaque RGBA8, in place: tetrahedral over
+    /// the last three inputs, linear along the first.
     func convertInk(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
-        integer8.convertInk(p, count: count)
+        let s2 = 3, s1 = 3 &* points, s0 = s1 &* points, sk = s0 &* points
+        nodes.withUnsafeBufferPointer { grid in
+            cell8.withUnsafeBufferPointer { cell in
+                fraction8.withUnsafeBufferPointer { frac in
+                    let g = grid.baseAddress!
+                    for i in stride(from: 0, to: count &* 4, by: 4) {
+                        let a = Int(p[i]), b = Int(p[i &+ 1]), d = Int(p[i &+ 2]), e = Int(p[i &+ 3])
+                        let base = cell[a] &* sk &+ cell[b] &* s0 &+ cell[d] &* s1 &+ cell[e] &* s2
+                        var v = Self.tetrahedral(g, base, s0, s1, s2, frac[b], frac[d], frac[e])
+                        let f = frac[a]
+                        if f > 0 {
+                            let hi = Self.tetrahedral(g, base &+ sk, s0, s1, s2, frac[b], frac[d], frac[e])
+                            v = (v.0 + (hi.0 - v.0) * f, v.1 + (hi.1 - v.1) * f, v.2 + (hi.2 - v.2) * f)
+                        }
+                        p[i] = UInt8(v.0 * 255 + 0.5)
+                        p[i &+ 1] = UInt8(v.1 * 255 + 0.5)
+                        p[i &+ 2] = UInt8(v.2 * 255 + 0.5)
+                        p[i &+ 3] = 255
+                    }
+                }
+            }
+        }
     }
 }
