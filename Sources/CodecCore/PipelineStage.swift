@@ -19,6 +19,8 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
     private var busy = 0
     private var closed = false
     private var exited = false
+    /// Calls of ``wake()`` so far: a helping caller sleeps only if none came since it last looked.
+    private var wakes = 0
 
     /// Starts the stage on a thread of `pool`; nil when the pool has none free (the caller then
     /// does the work itself). `process` runs on the stage's thread only.
@@ -34,6 +36,30 @@ package final class PipelineStage<Job: Sendable>: @unchecked Sendable {
         defer { lock.unlock() }
         while free.isEmpty && !closed { lock.wait() }
         return closed ? nil : free.removeLast()
+    }
+
+    /// A job to fill, like ``acquire()``, but while none is free the caller does other work:
+    /// `help` (called without the lock) returns whether it found some, and the caller sleeps
+    /// only when it found none and no ``wake()`` came since it looked.
+    package func acquire(helping help: () -> Bool) -> Job? {
+        lock.lock()
+        defer { lock.unlock() }
+        while free.isEmpty && !closed {
+            let seen = wakes
+            lock.unlock()
+            let helped = help()
+            lock.lock()
+            if !helped && free.isEmpty && !closed && wakes == seen { lock.wait() }
+        }
+        return closed ? nil : free.removeLast()
+    }
+
+    /// Wakes a caller sleeping in ``acquire(helping:)``: there may be work for its `help`.
+    package func wake() {
+        lock.lock()
+        wakes &+= 1
+        lock.broadcast()
+        lock.unlock()
     }
 
     /// A job to fill if one is free now, without waiting: nil while all are submitted (the

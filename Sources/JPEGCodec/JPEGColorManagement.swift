@@ -22,23 +22,24 @@ enum JPEGColorManagement {
         }
     }
 
-    /// Stored Adobe CMYK planes to opaque sRGB RGBA8 through `transform`.
+    /// Stored Adobe CMYK planes to opaque sRGB RGBA8 through `transform` (nil: to the ink
+    /// amounts, 4 bytes a pixel, for ``ColorTransform/convertInk(_:count:)`` later).
     static func cmyk(c: UnsafePointer<UInt8>, m: UnsafePointer<UInt8>, y: UnsafePointer<UInt8>, k: UnsafePointer<UInt8>,
-                     count: Int, _ transform: ColorTransform, _ out: UnsafeMutablePointer<UInt8>) {
+                     count: Int, _ transform: ColorTransform?, _ out: UnsafeMutablePointer<UInt8>) {
         for i in 0..<count {
             out[4 &* i] = 255 &- c[i]
             out[4 &* i &+ 1] = 255 &- m[i]
             out[4 &* i &+ 2] = 255 &- y[i]
             out[4 &* i &+ 3] = 255 &- k[i]
         }
-        transform.convertInk(out, count: count)
+        transform?.convertInk(out, count: count)
     }
 
-    /// Stored YCCK planes to opaque sRGB RGBA8 through `transform`.
+    /// Stored YCCK planes to opaque sRGB RGBA8 through `transform` (nil: to the ink amounts).
     static func ycck(y: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>, k: UnsafePointer<UInt8>,
-                     count: Int, _ transform: ColorTransform, _ out: UnsafeMutablePointer<UInt8>) {
+                     count: Int, _ transform: ColorTransform?, _ out: UnsafeMutablePointer<UInt8>) {
         JPEGColorConverter.yccToRGBA(y: y, cb: cb, cr: cr, count: count, out)
         for i in 0..<count { out[4 &* i &+ 3] = 255 &- k[i] }
-        transform.convertInk(out, count: count)
+        transform?.convertInk(out, count: count)
     }
 }

@@ -45,6 +45,9 @@ struct JPEGRenderer {
     private var rows: [[UInt8]]
     /// The ICC profile's transform to sRGB, applied to each output row (``JPEGColorManagement``).
     var colorTransform: ColorTransform?
+    /// Whether the transform is left to the row writer (``JPEGSharedConversion``): rows then
+    /// come out as the profile's input (RGB, gray, or CMYK inks), not yet converted.
+    var defersColorTransform = false
 
     /// The upsampling of each component of `frame` at `geometry`'s scale (full size when nil);
     /// fails as libjpeg-turbo does (when decompression starts) on sampling factors it cannot
@@ -181,7 +184,7 @@ struct JPEGRenderer {
             switch colorSpace {
             case .grayscale:
                 JPEGColorConverter.grayToRGBA(a, count: count, out)
-                colorTransform?.convertRow(out, count: count)
+                if !defersColorTransform { colorTransform?.convertRow(out, count: count) }
             case .yCbCr, .rgb:
                 rows[1].withUnsafeBufferPointer { r1 in
                     rows[2].withUnsafeBufferPointer { r2 in
@@ -192,16 +195,17 @@ struct JPEGRenderer {
                         }
                     }
                 }
-                colorTransform?.convertRow(out, count: count)
+                if !defersColorTransform { colorTransform?.convertRow(out, count: count) }
             case .cmyk, .ycck:
                 rows[1].withUnsafeBufferPointer { r1 in
                     rows[2].withUnsafeBufferPointer { r2 in
                         rows[3].withUnsafeBufferPointer { r3 in
                             if let ink = colorTransform {
+                                let now = defersColorTransform ? nil : ink
                                 if colorSpace == .cmyk {
-                                    JPEGColorManagement.cmyk(c: a, m: r1.baseAddress!, y: r2.baseAddress!, k: r3.baseAddress!, count: count, ink, out)
+                                    JPEGColorManagement.cmyk(c: a, m: r1.baseAddress!, y: r2.baseAddress!, k: r3.baseAddress!, count: count, now, out)
                                 } else {
-                                    JPEGColorManagement.ycck(y: a, cb: r1.baseAddress!, cr: r2.baseAddress!, k: r3.baseAddress!, count: count, ink, out)
+                                    JPEGColorManagement.ycck(y: a, cb: r1.baseAddress!, cr: r2.baseAddress!, k: r3.baseAddress!, count: count, now, out)
                                 }
                             } else if colorSpace == .cmyk {
                                 JPEGColorConverter.cmykToRGBA(c: a, m: r1.baseAddress!, y: r2.baseAddress!, k: r3.baseAddress!, count: count, out)

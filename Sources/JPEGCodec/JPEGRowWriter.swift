@@ -18,6 +18,9 @@ final class JPEGRowWriter: @unchecked Sendable {
     var renderer: JPEGRenderer?
     /// MCU rows written to the sink so far: the output changed when this did.
     private(set) var rowsWritten = 0
+    /// While a pipeline runs, the ICC conversion shared with the decoding thread: the renderer
+    /// then leaves it out and ``write(mcuRow:final:)`` converts each MCU row's pixels whole.
+    private(set) var sharedConversion: JPEGSharedConversion?
 
     init(sink: RowSink) {
         self.sink = sink
@@ -44,8 +47,28 @@ final class JPEGRowWriter: @unchecked Sendable {
     func write(mcuRow m: Int, final: Bool = true) {
         guard let rows = renderer?.outputRows(ofMCURow: m) else { return }
         rowsWritten += 1
-        sink.write(rows: rows) { out in renderer?.emit(mcuRow: m, into: out, firstRow: rows.lowerBound) }
+        let width = renderer?.geometry.width ?? 0
+        sink.write(rows: rows) { out in
+            renderer?.emit(mcuRow: m, into: out, firstRow: rows.lowerBound)
+            sharedConversion?.convert(out, count: rows.count * width)
+        }
         if final { sink.markFinal(rows: rows.upperBound) }
+    }
+
+    /// Moves the renderer's ICC conversion to a ``JPEGSharedConversion`` (nil when there is
+    /// none: no profile); ``endSharing()`` gives it back.
+    func shareConversion() -> JPEGSharedConversion? {
+        guard let transform = renderer?.colorTransform else { return nil }
+        let shared = JPEGSharedConversion(transform)
+        renderer?.defersColorTransform = true
+        sharedConversion = shared
+        return shared
+    }
+
+    func endSharing() {
+        guard sharedConversion != nil else { return }
+        renderer?.defersColorTransform = false
+        sharedConversion = nil
     }
 
     /// Counts `count` MCU rows written by other means (bands written at once).
@@ -69,6 +92,9 @@ final class JPEGRowPipeline {
 
     private let stage: PipelineStage<JPEGRowJob>
     private let transform: JPEGRowTransform
+    private let writer: JPEGRowWriter
+    /// The ICC conversion the caller helps with while it waits for a job.
+    private let sharedConversion: JPEGSharedConversion?
 
     /// Starts the output thread on `writer`; nil when `maxThreads` is 1, the writer has no
     /// renderer yet, or the pool has no thread free.
@@ -78,6 +104,9 @@ final class JPEGRowPipeline {
         guard let stage = PipelineStage(jobs: jobs, process: { writer.take(&$0) }) else { return nil }
         self.stage = stage
         self.transform = transform
+        self.writer = writer
+        sharedConversion = writer.shareConversion()
+        sharedConversion?.announce = { [unowned stage] in stage.wake() }
     }
 
     private static func makeJob(_ transform: JPEGRowTransform) -> JPEGRowJob {
@@ -85,7 +114,8 @@ final class JPEGRowPipeline {
     }
 
     /// Hands over the decoded row in `job` and puts in its place a job to decode the next row
-    /// into (its coefficients not cleared). Transforms the row first when no job is free.
+    /// into (its coefficients not cleared). Transforms the row first when no job is free, then
+    /// converts pixels of the row being written (``JPEGSharedConversion``) while it waits.
     func handOver(_ job: inout JPEGRowJob) {
         var next: JPEGRowJob
         if let free = stage.tryAcquire() {
@@ -93,7 +123,7 @@ final class JPEGRowPipeline {
         } else {
             transform.apply(mcuRow: job.mcuRow, from: job.coefficients, into: &job.samples)
             job.isTransformed = true
-            next = stage.acquire() ?? Self.makeJob(transform)
+            next = stage.acquire { sharedConversion?.help() ?? false } ?? Self.makeJob(transform)
         }
         swap(&next, &job)
         // The stage's thread must hold the only copy of the row's buffers, or it would copy
@@ -104,5 +134,6 @@ final class JPEGRowPipeline {
     /// Waits until every row handed over is written; the writer is the caller's again.
     func finish() {
         stage.finish()
+        writer.endSharing()
     }
 }

@@ -6,7 +6,8 @@ import ImageCodecs
 /// against the decode itself (issue 20 asks for at most 25 %). Each round decodes the file
 /// twice through `ImageSource`, with `colorSpace` `.original` and `.sRGB`, in an order that
 /// rotates; each time is its best round. A transform is built once per profile (cached), so
-/// the rounds after the first measure the per-pixel conversion.
+/// the rounds after the first measure the per-pixel conversion. One row with `maxThreads` 1,
+/// one with the default threads.
 enum ColorBench {
     static func run(file: URL, iterations: Int) -> Int32 {
         guard let data = FileManager.default.contents(atPath: file.path) else {
@@ -14,9 +15,27 @@ enum ColorBench {
             return 1
         }
         let bytes = [UInt8](data)
-        var srgb = DecodingOptions()
+        let (inPlace, outOfPlace) = kernelTimes(bytes, iterations: iterations)
+        let profile = ImageSource(bytes: bytes).properties?.iccProfile.flatMap { try? ICCProfile(bytes: $0) }
+        print("| file | size MP | profile | threads | decode ms | decode + sRGB ms | conversion / decode | transform in place ms | transform to new storage ms |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for threads in [1, DecodingOptions().maxThreads] {
+            guard let (megapixels, seconds) = decodeTimes(bytes, threads: threads, iterations: iterations) else { return 1 }
+            print("| \(file.lastPathComponent) | \(String(format: "%.2f", megapixels)) | \(profile?.profileDescription ?? "none") | \(threads)"
+                + " | \(String(format: "%.1f", seconds[0] * 1000)) | \(String(format: "%.1f", seconds[1] * 1000))"
+                + " | \(String(format: "%.1f %%", (seconds[1] - seconds[0]) / seconds[0] * 100))"
+                + " | \(String(format: "%.1f", inPlace * 1000)) | \(String(format: "%.1f", outOfPlace * 1000)) |")
+        }
+        return 0
+    }
+
+    /// Megapixels, and the best decode time without and with the conversion, on `threads`.
+    static func decodeTimes(_ bytes: [UInt8], threads: Int, iterations: Int) -> (Double, [Double])? {
+        var plain = DecodingOptions()
+        plain.maxThreads = threads
+        var srgb = plain
         srgb.colorSpace = .sRGB
-        let options = [DecodingOptions(), srgb]
+        let options = [plain, srgb]
         var best = [UInt64.max, UInt64.max]
         var size = (0, 0)
         for round in 0...iterations {
@@ -25,7 +44,7 @@ enum ColorBench {
                 let start = monotonicNanoseconds()
                 guard let image = try? ImageSource(bytes: bytes, options: options[which]).image(at: 0) else {
                     warn("decode failed")
-                    return 1
+                    return nil
                 }
                 let elapsed = monotonicNanoseconds() - start
                 consume(image.pixels)
@@ -33,17 +52,7 @@ enum ColorBench {
                 if round > 0 { best[which] = min(best[which], elapsed) }
             }
         }
-        let (inPlace, outOfPlace) = kernelTimes(bytes, iterations: iterations)
-        let megapixels = Double(size.0 * size.1) / 1e6
-        let seconds = best.map { Double($0) / 1e9 }
-        let profile = ImageSource(bytes: bytes).properties?.iccProfile.flatMap { try? ICCProfile(bytes: $0) }
-        print("| file | size MP | profile | decode ms | decode + sRGB ms | conversion / decode | transform in place ms | transform to new storage ms |")
-        print("|---|---|---|---|---|---|---|---|")
-        print("| \(file.lastPathComponent) | \(String(format: "%.2f", megapixels)) | \(profile?.profileDescription ?? "none")"
-            + " | \(String(format: "%.1f", seconds[0] * 1000)) | \(String(format: "%.1f", seconds[1] * 1000))"
-            + " | \(String(format: "%.1f %%", (seconds[1] - seconds[0]) / seconds[0] * 100))"
-            + " | \(String(format: "%.1f", inPlace * 1000)) | \(String(format: "%.1f", outOfPlace * 1000)) |")
-        return 0
+        return (Double(size.0 * size.1) / 1e6, best.map { Double($0) / 1e9 })
     }
 
     /// The transform alone on the decoded image, best of `iterations`: in place on a raster the

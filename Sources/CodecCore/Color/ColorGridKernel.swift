@@ -1,20 +1,20 @@
 /// A device link sampled on a regular grid (three or four inputs, `points` per input),
 /// holding encoded sRGB in [0, 1] at each node; pixels are read by tetrahedral interpolation
 /// over the last three inputs and, for four inputs, linear interpolation along the first
-/// (LittleCMS's `Eval4Inputs`).
+/// (LittleCMS's `Eval4Inputs`): 8-bit RGB pixels in integers (``ColorGridInteger8``), 16-bit
+/// RGB and 8-bit CMYK pixels in floats.
 struct ColorGridKernel: Sendable {
     let dimensions: Int
     let points: Int
-    /// Three outputs per node, first input slowest.
+    /// Three outputs per node, first input slowest: what 16-bit pixels are read from.
     let nodes: [Float]
-    /// For each 8-bit code, the cell below it and the fraction into the cell.
+    /// What 8-bit pixels of three inputs are read from: the grid sampled through LittleCMS's
+    /// 8-bit prelinearisation (``ColorPrelinearization``) when there is one, else the plain
+    /// grid; nil for four inputs.
+    let integer8: ColorGridInteger8?
+    /// For four inputs, each 8-bit code's cell and fraction into it (every input alike).
     let cell8: [Int]
     let fraction8: [Float]
-
-    /// For three inputs, LittleCMS's 8-bit prelinearisation (``ColorPrelinearization``) and the
-    /// grid sampled through it; 8-bit pixels use these, 16-bit ones the plain grid.
-    let prelinearization: ColorPrelinearization?
-    let prelinearizedNodes: [Float]
 
     /// Samples `linear` (device values in [0, 1] to linear sRGB) at every node.
     init(dimensions: Int, points: Int, _ linear: ([Double]) -> Vector3) {
@@ -24,36 +24,31 @@ struct ColorGridKernel: Sendable {
             let v = linear(device)
             return [ICCMath.sRGBEncode(v.x), ICCMath.sRGBEncode(v.y), ICCMath.sRGBEncode(v.z)]
         }
-        nodes = Self.sample(dimensions: dimensions, points: points, encoded)
+        let plain = Self.sample(dimensions: dimensions, points: points, encoded)
+        nodes = plain.map(Float.init)
         if dimensions == 3, let curves = ColorPrelinearization.curves(encoded) {
             let inverses = ColorPrelinearization.inverses(curves)
-            prelinearization = ColorPrelinearization(curves: curves, gridPoints: points)
-            prelinearizedNodes = Self.sample(dimensions: 3, points: points) { d in
+            let prelinearized = Self.sample(dimensions: 3, points: points) { d in
                 encoded((0..<3).map { t in
                     Double(ColorPrelinearization.evaluate(inverses[t], at: ColorPrelinearization.quantize(d[t] * 65535))) / 65535
                 })
             }
+            integer8 = ColorGridInteger8(points: points, nodes: prelinearized, inputs: ColorPrelinearization.inputs8(curves))
+        } else if dimensions == 3 {
+            integer8 = ColorGridInteger8(points: points, nodes: plain, inputs: [[Int]](repeating: (0..<256).map { $0 * 257 }, count: 3))
         } else {
-            prelinearization = nil
-            prelinearizedNodes = []
+            integer8 = nil
         }
-        var cell8 = [Int](repeating: 0, count: 256)
-        var fraction8 = [Float](repeating: 0, count: 256)
-        for v in 0..<256 {
-            let x = Double(v) / 255 * Double(points - 1)
-            let i = min(Int(x), points - 2)
-            cell8[v] = i
-            fraction8[v] = Float(x - Double(i))
-        }
-        self.cell8 = cell8
-        self.fraction8 = fraction8
+        let cells = (0..<256).map { v in min(v * (points - 1) / 255, points - 2) }
+        cell8 = cells
+        fraction8 = (0..<256).map { v in Float(Double(v) / 255 * Double(points - 1) - Double(cells[v])) }
     }
 
     /// `encoded` at every node of a grid, first input slowest.
-    private static func sample(dimensions: Int, points: Int, _ encoded: ([Double]) -> [Double]) -> [Float] {
+    private static func sample(dimensions: Int, points: Int, _ encoded: ([Double]) -> [Double]) -> [Double] {
         var total = 1
         for _ in 0..<dimensions { total *= points }
-        var nodes = [Float](repeating: 0, count: total * 3)
+        var nodes = [Double](repeating: 0, count: total * 3)
         var device = [Double](repeating: 0, count: dimensions)
         for n in 0..<total {
             var rest = n
@@ -62,9 +57,9 @@ struct ColorGridKernel: Sendable {
                 rest /= points
             }
             let v = encoded(device)
-            nodes[3 * n] = Float(v[0])
-            nodes[3 * n + 1] = Float(v[1])
-            nodes[3 * n + 2] = Float(v[2])
+            nodes[3 * n] = v[0]
+            nodes[3 * n + 1] = v[1]
+            nodes[3 * n + 2] = v[2]
         }
         return nodes
     }
@@ -93,44 +88,13 @@ struct ColorGridKernel: Sendable {
         return (channel(0), channel(1), channel(2))
     }
 
-    /// The encoded sRGB of one device point given as cells and fractions per input.
-    @inline(__always)
-    private func sample(_ g: UnsafePointer<Float>, _ cells: (Int, Int, Int, Int), _ f: (Float, Float, Float, Float)) -> (Float, Float, Float) {
-        let s2 = 3, s1 = 3 &* points, s0 = s1 &* points
-        if dimensions == 3 {
-            let base = cells.0 &* s0 &+ cells.1 &* s1 &+ cells.2 &* s2
-            return Self.tetrahedral(g, base, s0, s1, s2, f.0, f.1, f.2)
-        }
-        let sk = s0 &* points
-        let base = cells.0 &* sk &+ cells.1 &* s0 &+ cells.2 &* s1 &+ cells.3 &* s2
-        let lo = Self.tetrahedral(g, base, s0, s1, s2, f.1, f.2, f.3)
-        guard f.0 > 0 else { return lo }
-        let hi = Self.tetrahedral(g, base &+ sk, s0, s1, s2, f.1, f.2, f.3)
-        return (lo.0 + (hi.0 - lo.0) * f.0, lo.1 + (hi.1 - lo.1) * f.0, lo.2 + (hi.2 - lo.2) * f.0)
-    }
-
-    /// Three-input grids over RGBA8 rows, in place: through the prelinearisation when there is one.
+    /// Three-input grids over RGBA8 rows (``ColorGridInteger8``); `src` and `dst` may be the same.
     func apply8(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
-        guard dimensions == 3 else {
+        guard let integer8 else {
             if UnsafePointer(dst) != src { dst.update(from: src, count: count &* 4) }
             return
         }
-        let (cells, fractions, grid) = prelinearization.map { ($0.cell8, $0.fraction8, prelinearizedNodes) }
-            ?? (cell8 + cell8 + cell8, fraction8 + fraction8 + fraction8, nodes)
-        grid.withUnsafeBufferPointer { g in
-            cells.withUnsafeBufferPointer { cell in
-                fractions.withUnsafeBufferPointer { frac in
-                    for i in stride(from: 0, to: count &* 4, by: 4) {
-                        let r = Int(src[i]), gr = 256 &+ Int(src[i &+ 1]), b = 512 &+ Int(src[i &+ 2])
-                        let v = sample(g.baseAddress!, (cell[r], cell[gr], cell[b], 0), (frac[r], frac[gr], frac[b], 0))
-                        dst[i &+ 3] = src[i &+ 3]
-                        dst[i] = UInt8(v.0 * 255 + 0.5)
-                        dst[i &+ 1] = UInt8(v.1 * 255 + 0.5)
-                        dst[i &+ 2] = UInt8(v.2 * 255 + 0.5)
-                    }
-                }
-            }
-        }
+        integer8.apply8(src, dst, count: count)
     }
 
     /// Three-input grids over RGBA16 rows, in place.
@@ -142,10 +106,12 @@ struct ColorGridKernel: Sendable {
             let i = min(Int(x), points - 2)
             return (i, x - Float(i))
         }
+        let s2 = 3, s1 = 3 &* points, s0 = s1 &* points
         nodes.withUnsafeBufferPointer { g in
             for i in stride(from: 0, to: count &* 4, by: 4) {
                 let r = split(p[i]), gr = split(p[i + 1]), b = split(p[i + 2])
-                let v = sample(g.baseAddress!, (r.0, gr.0, b.0, 0), (r.1, gr.1, b.1, 0))
+                let base = r.0 &* s0 &+ gr.0 &* s1 &+ b.0 &* s2
+                let v = Self.tetrahedral(g.baseAddress!, base, s0, s1, s2, r.1, gr.1, b.1)
                 p[i] = UInt16(v.0 * 65535 + 0.5)
                 p[i + 1] = UInt16(v.1 * 65535 + 0.5)
                 p[i + 2] = UInt16(v.2 * 65535 + 0.5)
@@ -153,14 +119,23 @@ struct ColorGridKernel: Sendable {
         }
     }
 
-    /// Four-input (interleaved CMYK ink) pixels to opaque RGBA8, in place.
+    /// Four-input (interleaved CMYK ink) pixels to opaque RGBA8, in place: tetrahedral over
+    /// the last three inputs, linear along the first.
     func convertInk(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
-        nodes.withUnsafeBufferPointer { g in
+        let s2 = 3, s1 = 3 &* points, s0 = s1 &* points, sk = s0 &* points
+        nodes.withUnsafeBufferPointer { grid in
             cell8.withUnsafeBufferPointer { cell in
                 fraction8.withUnsafeBufferPointer { frac in
+                    let g = grid.baseAddress!
                     for i in stride(from: 0, to: count &* 4, by: 4) {
                         let a = Int(p[i]), b = Int(p[i &+ 1]), d = Int(p[i &+ 2]), e = Int(p[i &+ 3])
-                        let v = sample(g.baseAddress!, (cell[a], cell[b], cell[d], cell[e]), (frac[a], frac[b], frac[d], frac[e]))
+                        let base = cell[a] &* sk &+ cell[b] &* s0 &+ cell[d] &* s1 &+ cell[e] &* s2
+                        var v = Self.tetrahedral(g, base, s0, s1, s2, frac[b], frac[d], frac[e])
+                        let f = frac[a]
+                        if f > 0 {
+                            let hi = Self.tetrahedral(g, base &+ sk, s0, s1, s2, frac[b], frac[d], frac[e])
+                            v = (v.0 + (hi.0 - v.0) * f, v.1 + (hi.1 - v.1) * f, v.2 + (hi.2 - v.2) * f)
+                        }
                         p[i] = UInt8(v.0 * 255 + 0.5)
                         p[i &+ 1] = UInt8(v.1 * 255 + 0.5)
                         p[i &+ 2] = UInt8(v.2 * 255 + 0.5)

@@ -165,8 +165,9 @@ struct ColorCurveKernel: Sendable {
     static let intervals = 32
     /// Encoded outputs in [0, 1] at the 33 nodes, per output channel (3 × 33).
     let nodes: [Float]
-    /// 8-bit outputs for the 256 8-bit codes, per output channel (3 × 256).
-    let table8: [UInt8]
+    /// For each 8-bit code, the three 8-bit outputs as a pixel's R, G and B bytes (a
+    /// little-endian 32-bit word, alpha 0): a pixel is one table read.
+    let table8: [UInt32]
 
     /// Samples `linear` (gray in [0, 1] to linear sRGB).
     init(_ linear: (Double) -> Vector3) {
@@ -178,20 +179,22 @@ struct ColorCurveKernel: Sendable {
         let nodes = (0..<3).flatMap { c in samples.map { Float($0[c]) } }
         self.nodes = nodes
         table8 = nodes.withUnsafeBufferPointer { t in
-            (0..<3).flatMap { c in
-                (0..<256).map { v in UInt8(interpolate16(UInt16(v * 257), t.baseAddress! + c * (n + 1), steps: n) * 255 + 0.5) }
+            (0..<256).map { v in
+                (0..<3).reduce(UInt32(0)) { word, c in
+                    word | UInt32(interpolate16(UInt16(v * 257), t.baseAddress! + c * (n + 1), steps: n) * 255 + 0.5) << (8 * c)
+                }
             }
         }
     }
 
+    /// Hot loop: one 32-bit read, one table read and one 32-bit write a pixel (red is the gray).
     func apply8(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
-        table8.withUnsafeBufferPointer { t in
-            for i in stride(from: 0, to: count &* 4, by: 4) {
-                let v = Int(src[i])
-                dst[i &+ 3] = src[i &+ 3]
-                dst[i] = t[v]
-                dst[i &+ 1] = t[256 &+ v]
-                dst[i &+ 2] = t[512 &+ v]
+        table8.withUnsafeBufferPointer { table in
+            let t = table.baseAddress!, input = UnsafeRawPointer(src), output = UnsafeMutableRawPointer(dst)
+            for i in 0..<count {
+                let pixel = UInt32(littleEndian: input.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
+                let out = t[Int(pixel & 0xFF)] | pixel & 0xFF00_0000
+                output.storeBytes(of: out.littleEndian, toByteOffset: i &* 4, as: UInt32.self)
             }
         }
     }

@@ -5,11 +5,9 @@
 /// the inverse of those curves; each 8-bit pixel goes through the curves, then the grid. Where
 /// the transform is nearly linear along gray this puts the grid's nodes where the output
 /// changes, which is what makes LittleCMS's 8-bit results differ from plain resampling.
-struct ColorPrelinearization: Sendable {
+/// The curves are used on 8-bit pixels only (``ColorGridInteger8``).
+enum ColorPrelinearization {
     static let points = 4096
-    /// For each 8-bit code and channel (3 × 256): the grid cell and the fraction into it.
-    let cell8: [Int]
-    let fraction8: [Float]
 
     /// The curves of `encoded` (device RGB in [0, 1] to encoded sRGB in [0, 1]) along gray,
     /// or nil when one is not monotonic or is degenerate (LittleCMS then resamples plainly).
@@ -28,20 +26,19 @@ struct ColorPrelinearization: Sendable {
         return curves
     }
 
-    /// The 8-bit lookups through `curves` into a grid of `gridPoints` per input.
-    init(curves: [[Int]], gridPoints: Int) {
-        var cells = [Int](repeating: 0, count: 3 * 256), fractions = [Float](repeating: 0, count: 3 * 256)
-        for t in 0..<3 {
-            for v in 0..<256 {
-                let y = Self.evaluate(curves[t], at: v * 257)
-                let x = Double(y) * Double(gridPoints - 1) / 65535
-                let i = min(Int(x), gridPoints - 2)
-                cells[t * 256 + v] = i
-                fractions[t * 256 + v] = Float(x - Double(i))
+    /// Each curve at the 256 8-bit codes (as 16-bit values, `v · 257`), in 16-bit integers as
+    /// LittleCMS evaluates a table curve (`LinLerp1D`): what ``ColorGridInteger8`` places on
+    /// the grid's axes.
+    static func inputs8(_ curves: [[Int]]) -> [[Int]] {
+        curves.map { table in
+            (0..<256).map { v in
+                let x = v * 257, last = table.count - 1
+                guard x < 0xFFFF else { return table[last] }
+                let fixed = ColorGridInteger8.toFixedDomain(x * last)
+                let cell = fixed >> 16, rest = fixed & 0xFFFF
+                return table[cell] + (((table[cell + 1] - table[cell]) * rest + 0x8000) >> 16)
             }
         }
-        cell8 = cells
-        fraction8 = fractions
     }
 
     /// The inverse of each curve, as a 4096-entry 16-bit table (LittleCMS's `cmsReverseToneCurveEx`).
