@@ -20,10 +20,13 @@ package struct WebPEncoder: ImageEncoding {
     }
 
     /// Checks the canvas: width and height 1…16383 (libwebp's limit; every frame of
-    /// an animation may cover the canvas), a loop count of 16 bits. Lossy WebP is not written.
+    /// an animation may cover the canvas), a loop count of 16 bits. Lossy animations are not
+    /// written yet.
     package mutating func begin(_ canvas: EncodingCanvas, to sink: inout some ByteSink) throws(EncodingError) {
         guard self.canvas == nil, !finished else { throw .invalidRequest("begin called twice") }
-        guard options.lossless else { throw .unsupported("lossy WebP encoding is not implemented; use lossless") }
+        guard options.lossless || canvas.frameCount == 1 else {
+            throw .unsupported("lossy WebP animations are not implemented; use lossless")
+        }
         guard canvas.width > 0, canvas.height > 0 else { throw .invalidRequest("canvas width and height must be positive") }
         guard canvas.width <= VP8LEncoder.maxDimension, canvas.height <= VP8LEncoder.maxDimension else {
             throw .limitExceeded("WebP width and height are at most 16383")
@@ -51,6 +54,15 @@ package struct WebPEncoder: ImageEncoding {
             return
         }
         let hasAlpha = argb.contains { $0 < 0xFF00_0000 }
+        guard options.lossless else {
+            let (vp8, alpha) = try WebPLossyEncoder.encode(argb: argb, width: frame.width, height: frame.height,
+                                                           options: options)
+            try sink.write(WebPStillWriter.file(image: WebPChunkWriter.chunk("VP8 ", vp8),
+                                                alpha: alpha.map { WebPChunkWriter.chunk("ALPH", $0) },
+                                                width: frame.width, height: frame.height, hasAlpha: hasAlpha,
+                                                metadata: canvas.metadata))
+            return
+        }
         let vp8l = VP8LEncoder.encode(argb: &argb, width: frame.width, height: frame.height, effort: options.effort,
                                       exact: options.exact)
         try sink.write(WebPStillWriter.file(vp8l: vp8l, width: frame.width, height: frame.height, hasAlpha: hasAlpha,
