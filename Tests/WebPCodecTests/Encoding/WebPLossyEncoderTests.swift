@@ -1,0 +1,114 @@
+import CodecCore
+import Foundation
+import ImageCodecs
+import Testing
+@testable import WebPCodec
+
+/// The VP8 encoder: its forward transforms against the decoder's inverses, and lossy stills
+/// decoded by our decoder (quality by PSNR, alpha exact) and, where `dwebp` is installed, by
+/// libwebp to the same pixels.
+struct WebPLossyEncoderTests {
+    static func lossy(quality: Double = 0.75, effort: Int = 4) -> EncodingOptions {
+        var o = EncodingOptions()
+        o.lossless = false
+        o.quality = quality
+        o.effort = effort
+        return o
+    }
+
+    /// The forward DCT and WHT followed by the decoder's inverses give back the input within 1.
+    @Test func forwardTransformsInvert() {
+        var rng = SplitMix64(seed: 7)
+        var source = [UInt8](repeating: 0, count: 4 * 32), prediction = source
+        var coefficients = [Int16](repeating: 0, count: 16)
+        for _ in 0..<500 {
+            for j in 0..<4 {
+                for i in 0..<4 {
+                    source[j * 32 + i] = UInt8.random(in: 0...255, using: &rng)
+                    prediction[j * 32 + i] = UInt8.random(in: 0...255, using: &rng)
+                }
+            }
+            var output = prediction
+            VP8ForwardTransform.forwardDCT(source, prediction, &coefficients)
+            VP8Transform.inverseDCT(coefficients, &output)
+            for j in 0..<4 {
+                for i in 0..<4 { #expect(abs(Int(output[j * 32 + i]) - Int(source[j * 32 + i])) <= 1) }
+            }
+            var dcs = [Int16](repeating: 0, count: 256), y2 = [Int16](repeating: 0, count: 16)
+            for k in 0..<16 { dcs[16 * k] = Int16.random(in: -2040...2040, using: &rng) }
+            VP8ForwardTransform.forwardWHT(dcs, &y2)
+            var back = [Int16](repeating: 0, count: 256)
+            VP8Transform.inverseWHT(y2, &back)
+            for k in 0..<16 { #expect(abs(Int(back[16 * k]) - Int(dcs[16 * k])) <= 1) }
+        }
+    }
+
+    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        var sum = 0.0, n = 0.0
+        for i in a.indices where i % 4 != 3 {
+            let d = Double(a[i]) - Double(b[i])
+            sum += d * d
+            n += 1
+        }
+        return sum == 0 ? 99 : 10 * log10(255 * 255 * n / sum)
+    }
+
+    @Test(arguments: [WebPEncoderTests.Kind.smooth, .noise, .fewColors, .alpha], [0, 2, 4, 6])
+    func stillsDecode(_ kind: WebPEncoderTests.Kind, _ effort: Int) throws {
+        for (width, height) in [(1, 1), (17, 33), (1000, 3), (64, 48)] {
+            let pixels = WebPEncoderTests.image(kind, width: width, height: height, seed: UInt64(width + effort))
+            let bytes = try WebPEncoderTests.encode([pixels], width: width, height: height,
+                                                    options: Self.lossy(effort: effort))
+            let decoded = try WebPEncoderTests.decode(bytes)[0]
+            #expect(decoded.count == pixels.count)
+            // Alpha is lossless at alphaQuality 1 (the default).
+            for i in stride(from: 3, to: pixels.count, by: 4) where decoded[i] != pixels[i] {
+                Issue.record("\(kind) \(width)x\(height): alpha differs at \(i / 4)")
+                break
+            }
+            if kind == .smooth && width >= 17 && height >= 17 {
+                #expect(Self.psnr(decoded, pixels) > 33, "\(width)x\(height) effort \(effort)")
+            }
+            if let libwebp = try Self.dwebp(bytes) {
+                #expect(libwebp == decoded, "\(kind) \(width)x\(height) effort \(effort): dwebp differs")
+            }
+        }
+    }
+
+    /// Higher quality gives larger files and higher PSNR.
+    @Test func qualityOrdersSizeAndPSNR() throws {
+        let (width, height) = (96, 80)
+        let pixels = WebPEncoderTests.image(.smooth, width: width, height: height, seed: 9)
+        var last = (size: 0, psnr: 0.0)
+        for q in [0.1, 0.5, 0.75, 0.9, 1.0] {
+            let bytes = try WebPEncoderTests.encode([pixels], width: width, height: height, options: Self.lossy(quality: q))
+            let p = Self.psnr(try WebPEncoderTests.decode(bytes)[0], pixels)
+            #expect(bytes.count > last.size && p > last.psnr, "quality \(q)")
+            last = (bytes.count, p)
+        }
+    }
+
+    /// RGBA pixels as libwebp's `dwebp -pam` decodes them, or nil without dwebp.
+    static func dwebp(_ bytes: [UInt8]) throws -> [UInt8]? {
+        let tool = "/usr/bin/dwebp"
+        guard FileManager.default.isExecutableFile(atPath: tool) else { return nil }
+        let dir = FileManager.default.temporaryDirectory
+        let input = dir.appendingPathComponent("lossy-\(UUID().uuidString).webp")
+        let output = dir.appendingPathComponent("lossy-\(UUID().uuidString).pam")
+        try Data(bytes).write(to: input)
+        defer { try? FileManager.default.removeItem(at: input); try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = [input.path, "-pam", "-o", output.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return [] }
+        let pam = [UInt8](try Data(contentsOf: output))
+        let marker = Array("ENDHDR\n".utf8)
+        guard let end = (0...(pam.count - marker.count)).first(where: { Array(pam[$0..<($0 + marker.count)]) == marker })
+        else { return [] }
+        return Array(pam[(end + marker.count)...])
+    }
+}
