@@ -66,6 +66,11 @@ enum VP8Encoder {
         info.withUnsafeMutableBufferPointer { ib in
         levels.withUnsafeMutableBufferPointer { lb in
             let w = wb.baseAddress!, s = sb.baseAddress!, top = tb.baseAddress!, m = mb.baseAddress!
+            // The first partition holds at most 2^19 bytes (RFC 6386 9.1): B_PRED, whose 16 modes
+            // cost the most, is tried only while the modes so far stay within an even share of
+            // that (less 20,000 bits for the frame header).
+            let share = (Double((1 << 19) * 8) - 20_000) * 0.95 / Double(count)
+            var modeBits = 0.0
             for mbY in 0..<mbHeight {
                 VP8Decoder.startRow(w, mbY: mbY)
                 (m + mbWidth * 4).update(repeating: 0, count: 4)
@@ -74,9 +79,10 @@ enum VP8Encoder {
                     VP8Decoder.loadEdges(w, top: top + mbX * 32, mbX: mbX, mbY: mbY, mbWidth: mbWidth,
                                          isSubblockPredicted: true)
                     planes.load(into: s, mbX: mbX, mbY: mbY)
-                    coder.code(work: w, source: s, mbX: mbX, mbY: mbY, topModes: m + mbX * 4, leftModes: m + mbWidth * 4,
-                               info: ib.baseAddress! + index * VP8MacroblockCoder.infoSize,
-                               levels: lb.baseAddress! + index * VP8MacroblockCoder.levelsSize)
+                    modeBits += coder.code(work: w, source: s, mbX: mbX, mbY: mbY, topModes: m + mbX * 4,
+                                           leftModes: m + mbWidth * 4, allowsSubblocks: modeBits < share * Double(index + 1),
+                                           info: ib.baseAddress! + index * VP8MacroblockCoder.infoSize,
+                                           levels: lb.baseAddress! + index * VP8MacroblockCoder.levelsSize)
                     if mbY < mbHeight - 1 { VP8Decoder.saveTop(w, top: top + mbX * 32) }
                 }
             }

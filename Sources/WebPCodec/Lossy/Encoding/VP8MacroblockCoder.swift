@@ -13,6 +13,10 @@
 struct VP8MacroblockCoder {
     let quant: VP8QuantMatrix
     let usesSubblocks: Bool
+    /// How many 16×16 luma and chroma modes are coded in full (all four from effort 6).
+    let blockCandidates: Int
+    /// How many sub-block modes are coded in full (the rest ranked out by prediction error).
+    let subblockCandidates: Int
     let y1: VP8Quantizer, y2: VP8Quantizer, uv: VP8Quantizer
     let lambdaLuma: Double, lambdaChroma: Double
     /// Scratch: 16 blocks of coefficients, their dequantized twins (+ Y2), a saved luma area.
@@ -27,6 +31,8 @@ struct VP8MacroblockCoder {
     init(quant: VP8QuantMatrix, effort: Int) {
         self.quant = quant
         usesSubblocks = effort >= 2
+        subblockCandidates = effort >= 6 ? 10 : effort - 1
+        blockCandidates = effort >= 6 ? 4 : effort >= 3 ? 2 : 1
         y1 = VP8Quantizer(dc: quant.y1.dc, ac: quant.y1.ac)
         y2 = VP8Quantizer(dc: quant.y2.dc, ac: quant.y2.ac)
         uv = VP8Quantizer(dc: quant.uv.dc, ac: quant.uv.ac)
@@ -36,24 +42,33 @@ struct VP8MacroblockCoder {
 
     /// Codes one macroblock; `topModes`/`leftModes` are the sub-block mode contexts (4 each),
     /// updated as the decoder updates them.
+    /// B_PRED is tried only with `allowsSubblocks` (the first partition's size is limited).
+    /// Returns the bits the macroblock's modes take in the first partition.
     mutating func code(work w: UnsafeMutablePointer<UInt8>, source s: UnsafePointer<UInt8>, mbX: Int, mbY: Int,
                        topModes: UnsafeMutablePointer<UInt8>, leftModes: UnsafeMutablePointer<UInt8>,
-                       info: UnsafeMutablePointer<UInt8>, levels: UnsafeMutablePointer<Int16>) {
+                       allowsSubblocks: Bool, info: UnsafeMutablePointer<UInt8>,
+                       levels: UnsafeMutablePointer<Int16>) -> Double {
         levels.update(repeating: 0, count: Self.levelsSize)
         var best16 = (mode: 0, cost: Double.infinity)
-        for mode in 0..<4 {
+        let y = w + VP8Decoder.yWork, src = s + VP8Decoder.yWork
+        let ranked = rankBlockModes(dst: y, src: src, size: 16, mbX: mbX, mbY: mbY, lambda: lambdaLuma,
+                                    bits: VP8ModeCost.lumaBits)
+        for k in 0..<blockCandidates {
+            let mode = ranked[k]
             let c = codeLuma16(mode, w, s, mbX: mbX, mbY: mbY, levels: levels) + lambdaLuma * VP8ModeCost.lumaBits(mode)
             if c < best16.cost { best16 = (mode, c) }
         }
         _ = codeLuma16(best16.mode, w, s, mbX: mbX, mbY: mbY, levels: levels)
         var isSubblock = false
-        if usesSubblocks {
+        var modeBits = VP8ModeCost.lumaBits(best16.mode)
+        if usesSubblocks && allowsSubblocks {
             Self.copyLuma(from: w + VP8Decoder.yWork, to: &savedLuma)
             savedLevels.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: levels, count: 16 * 16) }
             savedLevels.withUnsafeMutableBufferPointer { ($0.baseAddress! + 256).update(from: levels + 384, count: 16) }
-            let cost4 = codeSubblocks(w, s, topModes: topModes, leftModes: leftModes, info: info, levels: levels)
+            let (cost4, bits4) = codeSubblocks(w, s, topModes: topModes, leftModes: leftModes, info: info, levels: levels)
             if cost4 < best16.cost {
                 isSubblock = true
+                modeBits = bits4
             } else {
                 Self.copyLuma(savedLuma, to: w + VP8Decoder.yWork)
                 savedLevels.withUnsafeBufferPointer {
@@ -69,7 +84,10 @@ struct VP8MacroblockCoder {
             (levels + 384).update(repeating: 0, count: 16)
         }
         var bestUV = (mode: 0, cost: Double.infinity)
-        for mode in 0..<4 {
+        let rankedUV = rankBlockModes(dst: w + VP8Decoder.uWork, src: s + VP8Decoder.uWork, size: 8, mbX: mbX, mbY: mbY,
+                                      lambda: lambdaChroma, bits: VP8ModeCost.chromaBits)
+        for k in 0..<blockCandidates {
+            let mode = rankedUV[k]
             let c = codeChroma(mode, w, s, mbX: mbX, mbY: mbY, levels: levels) + lambdaChroma * VP8ModeCost.chromaBits(mode)
             if c < bestUV.cost { bestUV = (mode, c) }
         }
@@ -79,6 +97,20 @@ struct VP8MacroblockCoder {
         info[0] = (isSubblock ? 1 : 0) | (allZero ? 2 : 0)
         info[1] = UInt8(best16.mode)
         info[2] = UInt8(bestUV.mode)
+        return modeBits + VP8ModeCost.chromaBits(bestUV.mode)
+    }
+
+    /// The four whole-block modes (DC, TM, V, H) ordered by the squared error of their
+    /// prediction (luma, or the U plane) plus λ times their bits, best first.
+    func rankBlockModes(dst: UnsafeMutablePointer<UInt8>, src: UnsafePointer<UInt8>, size: Int, mbX: Int, mbY: Int,
+                        lambda: Double, bits: (Int) -> Double) -> [Int] {
+        guard blockCandidates < 4 else { return [0, 1, 2, 3] }
+        var scores = [Double](repeating: 0, count: 4)
+        for mode in 0..<4 {
+            VP8Prediction.predictBlock(VP8Prediction.edgeMode(UInt8(mode), mbX: mbX, mbY: mbY), size: size, dst)
+            scores[mode] = Double(Self.sse(src, dst, width: size, height: size)) + lambda * bits(mode)
+        }
+        return [0, 1, 2, 3].sorted { scores[$0] < scores[$1] }
     }
 
     static func copyLuma(from w: UnsafePointer<UInt8>, to saved: inout [UInt8]) {
@@ -131,13 +163,14 @@ struct VP8MacroblockCoder {
     }
 
     /// Chooses, codes and reconstructs the 16 sub-blocks' modes in decoding order; returns the
-    /// total cost, mode bits included.
+    /// total cost, mode bits included, and the mode bits.
     mutating func codeSubblocks(_ w: UnsafeMutablePointer<UInt8>, _ s: UnsafePointer<UInt8>,
                                 topModes: UnsafeMutablePointer<UInt8>, leftModes: UnsafeMutablePointer<UInt8>,
-                                info: UnsafeMutablePointer<UInt8>, levels: UnsafeMutablePointer<Int16>) -> Double {
+                                info: UnsafeMutablePointer<UInt8>, levels: UnsafeMutablePointer<Int16>) -> (Double, Double) {
         let y = w + VP8Decoder.yWork, src = s + VP8Decoder.yWork
         let q = y1
-        var total = lambdaLuma * VP8ModeCost.cost(false, 145)
+        var modeBits = VP8ModeCost.cost(false, 145)
+        var total = lambdaLuma * modeBits
         var modes = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
                      UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0))
         withUnsafeMutableBytes(of: &modes) { raw in
@@ -147,8 +180,16 @@ struct VP8MacroblockCoder {
                 let above = by == 0 ? Int(topModes[bx]) : Int(m[n - 4])
                 let left = bx == 0 ? Int(leftModes[by]) : Int(m[n - 1])
                 let o = VP8Decoder.subblockOffset(n)
+                // Below effort 6 only the modes whose prediction alone scores best are coded.
+                var candidates = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+                let tried = subblockCandidates
+                withUnsafeMutableBytes(of: &candidates) { raw in
+                    let list = raw.baseAddress!.assumingMemoryBound(to: Int.self)
+                    if tried < 10 { rankByPrediction(list, dst: y + o, src: src + o, above: above, left: left) }
+                }
                 var best = (mode: 0, cost: Double.infinity)
-                for mode in 0..<10 {
+                for k in 0..<tried {
+                    let mode = withUnsafeBytes(of: &candidates) { $0.load(fromByteOffset: k * 8, as: Int.self) }
                     let c = codeSubblock(mode, y + o, src + o, q: q, levels: levels + 16 * n)
                         + lambdaLuma * VP8ModeCost.subblockBits(mode, above: above, left: left)
                     if c < best.cost { best = (mode, c) }
@@ -156,11 +197,33 @@ struct VP8MacroblockCoder {
                 _ = codeSubblock(best.mode, y + o, src + o, q: q, levels: levels + 16 * n)
                 m[n] = UInt8(best.mode)
                 total += best.cost
+                modeBits += VP8ModeCost.subblockBits(best.mode, above: above, left: left)
             }
             for k in 0..<16 { info[3 + k] = m[k] }
             for k in 0..<4 { topModes[k] = m[12 + k]; leftModes[k] = m[4 * k + 3] }
         }
-        return total
+        return (total, modeBits)
+    }
+
+    /// Orders the ten sub-block modes in `list` by the squared error of their prediction plus
+    /// λ times their mode bits, best first.
+    func rankByPrediction(_ list: UnsafeMutablePointer<Int>, dst: UnsafeMutablePointer<UInt8>,
+                          src: UnsafePointer<UInt8>, above: Int, left: Int) {
+        var scores = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        withUnsafeMutableBytes(of: &scores) { raw in
+            let score = raw.baseAddress!.assumingMemoryBound(to: Double.self)
+            for mode in 0..<10 {
+                VP8Prediction.predictSubblock(UInt8(mode), dst)
+                score[mode] = Double(Self.sse(src, dst, width: 4, height: 4))
+                    + lambdaLuma * VP8ModeCost.subblockBits(mode, above: above, left: left)
+            }
+            for i in 1..<10 {
+                let m = list[i]
+                var j = i
+                while j > 0 && score[list[j - 1]] > score[m] { list[j] = list[j - 1]; j -= 1 }
+                list[j] = m
+            }
+        }
     }
 
     /// One sub-block with mode `mode`: prediction, coding, reconstruction; its cost without

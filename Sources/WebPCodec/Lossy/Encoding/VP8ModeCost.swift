@@ -48,9 +48,15 @@ enum VP8ModeCost {
     }
 
     /// The cost of sub-block mode `mode` with the contexts `above` and `left` (RFC 6386 11.3).
+    @inline(__always)
     static func subblockBits(_ mode: Int, above: Int, left: Int) -> Double {
-        let base = (above * 10 + left) * 9
+        subblockCosts.withUnsafeBufferPointer { $0[(above &* 10 &+ left) &* 10 &+ mode] }
+    }
+
+    /// `subblockBits` for every context pair and mode, `[above][left][mode]`.
+    static let subblockCosts: [Double] = (0..<1000).map { i in
+        let base = (i / 10) * 9
         let probs = VP8Tables.keyFrameSubblockModeProbabilities
-        return subblockPaths[mode].reduce(0) { $0 + cost($1.1, Int(probs[base + $1.0])) }
+        return subblockPaths[i % 10].reduce(0) { $0 + cost($1.1, Int(probs[base + $1.0])) }
     }
 }

@@ -4,6 +4,18 @@
 struct VP8Quantizer: Sendable {
     let dc: Int32
     let ac: Int32
+    /// `2^17 / factor`, rounded up: the division as a multiplication (at most one above the
+    /// quotient for the magnitudes that occur, below 2^15; any level is valid, the
+    /// reconstruction uses the level chosen).
+    let dcReciprocal: Int32
+    let acReciprocal: Int32
+
+    init(dc: Int32, ac: Int32) {
+        self.dc = dc
+        self.ac = ac
+        dcReciprocal = ((1 << 17) + dc - 1) / dc
+        acReciprocal = ((1 << 17) + ac - 1) / ac
+    }
 
     /// Quantizes the raster-order `coefficients` from zigzag position `first`: `levels` gets the
     /// levels in zigzag order, `dequantized` (raster) the factors times the levels, truncated
@@ -17,7 +29,7 @@ struct VP8Quantizer: Sendable {
             let q = n == 0 ? dc : ac
             let bias = n == 0 ? (q &* 3) &>> 3 : (q &* 7) &>> 4
             let c = Int32(coefficients[j])
-            var level = ((c < 0 ? -c : c) &+ bias) / q
+            var level = (((c < 0 ? -c : c) &+ bias) &* (n == 0 ? dcReciprocal : acReciprocal)) &>> 17
             if level > 2047 { level = 2047 }
             if c < 0 { level = -level }
             levels[n] = Int16(truncatingIfNeeded: level)
