@@ -31,7 +31,7 @@ struct VP8MacroblockCoder {
     init(quant: VP8QuantMatrix, effort: Int) {
         self.quant = quant
         usesSubblocks = effort >= 2
-        subblockCandidates = effort >= 6 ? 10 : effort - 1
+        subblockCandidates = effort >= 6 ? 10 : effort - 2
         blockCandidates = effort >= 6 ? 4 : effort >= 3 ? 2 : 1
         y1 = VP8Quantizer(dc: quant.y1.dc, ac: quant.y1.ac)
         y2 = VP8Quantizer(dc: quant.y2.dc, ac: quant.y2.ac)
