@@ -88,6 +88,35 @@ struct WebPLossyEncoderTests {
         }
     }
 
+    /// Lossy and mixed animations: the smooth frames decode close to their source, alpha is
+    /// exact; mixed
+    /// is no larger than lossy or lossless alone.
+    @Test func animations() throws {
+        let (width, height) = (48, 40)
+        var frames: [[UInt8]] = []
+        for k in 0..<3 {
+            var pixels = WebPEncoderTests.image(k == 2 ? .fewColors : .smooth, width: width, height: height, seed: 21)
+            for i in stride(from: 0, to: k * 4 * width * 10, by: 4) { pixels[i] = 255; pixels[i + 3] = k == 1 ? 128 : 255 }
+            frames.append(pixels)
+        }
+        var sizes: [Int] = []
+        for (lossless, mixed) in [(false, false), (false, true), (true, false)] {
+            var o = Self.lossy(quality: 0.9)
+            o.lossless = lossless
+            o.mixed = mixed
+            let bytes = try WebPEncoderTests.encode(frames, width: width, height: height, options: o)
+            sizes.append(bytes.count)
+            let decoded = try WebPEncoderTests.decode(bytes)
+            #expect(decoded.count == 3)
+            for (k, (d, f)) in zip(decoded, frames).enumerated() {
+                // Frame 2's runs of random colours are beyond 4:2:0 chroma.
+                if k < 2 { #expect(Self.psnr(d, f) > 30) }
+                #expect(stride(from: 3, to: f.count, by: 4).allSatisfy { d[$0] == f[$0] })
+            }
+        }
+        #expect(sizes[1] <= min(sizes[0], sizes[2]) + 64, "\(sizes)")
+    }
+
     /// RGBA pixels as libwebp's `dwebp -pam` decodes them, or nil without dwebp.
     static func dwebp(_ bytes: [UInt8]) throws -> [UInt8]? {
         let tool = "/usr/bin/dwebp"
