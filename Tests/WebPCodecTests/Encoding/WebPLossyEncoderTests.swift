@@ -75,6 +75,21 @@ struct WebPLossyEncoderTests {
         }
     }
 
+    /// Alpha quality below 1 keeps fewer alpha levels (cwebp's count), within the image's range.
+    @Test func alphaQualityReducesLevels() throws {
+        #expect(WebPLossyEncoder.alphaLevels(quality: 1) == 256)
+        #expect(WebPLossyEncoder.alphaLevels(quality: 0.5) == 12)
+        let (width, height) = (40, 30)
+        let pixels = WebPEncoderTests.image(.alpha, width: width, height: height, seed: 4)
+        var o = Self.lossy()
+        o.alphaQuality = 0.3
+        let bytes = try WebPEncoderTests.encode([pixels], width: width, height: height, options: o)
+        let decoded = try WebPEncoderTests.decode(bytes)[0]
+        let alphas = Set(stride(from: 3, to: decoded.count, by: 4).map { decoded[$0] })
+        #expect(alphas.count <= 8 && alphas.contains(0) && alphas.contains(255), "\(alphas.sorted())")
+        if let libwebp = try Self.dwebp(bytes) { #expect(libwebp == decoded) }
+    }
+
     /// Higher quality gives larger files and higher PSNR.
     @Test func qualityOrdersSizeAndPSNR() throws {
         let (width, height) = (96, 80)
