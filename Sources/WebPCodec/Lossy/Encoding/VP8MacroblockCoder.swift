@@ -31,7 +31,7 @@ struct VP8MacroblockCoder {
     init(quant: VP8QuantMatrix, effort: Int) {
         self.quant = quant
         usesSubblocks = effort >= 2
-        subblockCandidates = effort >= 6 ? 10 : effort - 2
+        subblockCandidates = effort >= 6 ? 10 : max(1, effort - 2)
         blockCandidates = effort >= 6 ? 4 : effort >= 3 ? 2 : 1
         y1 = VP8Quantizer(dc: quant.y1.dc, ac: quant.y1.ac)
         y2 = VP8Quantizer(dc: quant.y2.dc, ac: quant.y2.ac)
@@ -49,16 +49,11 @@ struct VP8MacroblockCoder {
                        allowsSubblocks: Bool, info: UnsafeMutablePointer<UInt8>,
                        levels: UnsafeMutablePointer<Int16>) -> Double {
         levels.update(repeating: 0, count: Self.levelsSize)
-        var best16 = (mode: 0, cost: Double.infinity)
-        let y = w + VP8Decoder.yWork, src = s + VP8Decoder.yWork
-        let ranked = rankBlockModes(dst: y, src: src, size: 16, mbX: mbX, mbY: mbY, lambda: lambdaLuma,
-                                    bits: VP8ModeCost.lumaBits)
-        for k in 0..<blockCandidates {
-            let mode = ranked[k]
-            let c = codeLuma16(mode, w, s, mbX: mbX, mbY: mbY, levels: levels) + lambdaLuma * VP8ModeCost.lumaBits(mode)
-            if c < best16.cost { best16 = (mode, c) }
+        let ranked = rankBlockModes(dst: w + VP8Decoder.yWork, src: s + VP8Decoder.yWork, size: 16, mbX: mbX, mbY: mbY,
+                                    lambda: lambdaLuma, bits: VP8ModeCost.lumaBits)
+        let best16 = bestBlockMode(ranked, lambda: lambdaLuma, bits: VP8ModeCost.lumaBits) {
+            $0.codeLuma16($1, w, s, mbX: mbX, mbY: mbY, levels: levels)
         }
-        _ = codeLuma16(best16.mode, w, s, mbX: mbX, mbY: mbY, levels: levels)
         var isSubblock = false
         var modeBits = VP8ModeCost.lumaBits(best16.mode)
         if usesSubblocks && allowsSubblocks {
@@ -83,21 +78,30 @@ struct VP8MacroblockCoder {
         } else {
             (levels + 384).update(repeating: 0, count: 16)
         }
-        var bestUV = (mode: 0, cost: Double.infinity)
         let rankedUV = rankBlockModes(dst: w + VP8Decoder.uWork, src: s + VP8Decoder.uWork, size: 8, mbX: mbX, mbY: mbY,
                                       lambda: lambdaChroma, bits: VP8ModeCost.chromaBits)
-        for k in 0..<blockCandidates {
-            let mode = rankedUV[k]
-            let c = codeChroma(mode, w, s, mbX: mbX, mbY: mbY, levels: levels) + lambdaChroma * VP8ModeCost.chromaBits(mode)
-            if c < bestUV.cost { bestUV = (mode, c) }
+        let bestUV = bestBlockMode(rankedUV, lambda: lambdaChroma, bits: VP8ModeCost.chromaBits) {
+            $0.codeChroma($1, w, s, mbX: mbX, mbY: mbY, levels: levels)
         }
-        _ = codeChroma(bestUV.mode, w, s, mbX: mbX, mbY: mbY, levels: levels)
         var allZero = true
         for i in 0..<Self.levelsSize where levels[i] != 0 { allZero = false; break }
         info[0] = (isSubblock ? 1 : 0) | (allZero ? 2 : 0)
         info[1] = UInt8(best16.mode)
         info[2] = UInt8(bestUV.mode)
         return modeBits + VP8ModeCost.chromaBits(bestUV.mode)
+    }
+
+    /// Codes the first ``blockCandidates`` of the `ranked` modes with `code` (which returns the
+    /// cost without mode bits), then the cheapest again, leaving its result in place.
+    mutating func bestBlockMode(_ ranked: [Int], lambda: Double, bits: (Int) -> Double,
+                                code: (inout Self, Int) -> Double) -> (mode: Int, cost: Double) {
+        var best = (mode: 0, cost: Double.infinity)
+        for k in 0..<blockCandidates {
+            let c = code(&self, ranked[k]) + lambda * bits(ranked[k])
+            if c < best.cost { best = (ranked[k], c) }
+        }
+        _ = code(&self, best.mode)
+        return best
     }
 
     /// The four whole-block modes (DC, TM, V, H) ordered by the squared error of their
