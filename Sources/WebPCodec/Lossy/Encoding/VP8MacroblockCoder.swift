@@ -36,8 +36,8 @@ struct VP8MacroblockCoder {
         y1 = VP8Quantizer(dc: quant.y1.dc, ac: quant.y1.ac)
         y2 = VP8Quantizer(dc: quant.y2.dc, ac: quant.y2.ac)
         uv = VP8Quantizer(dc: quant.uv.dc, ac: quant.uv.ac)
-        lambdaLuma = 0.2 * Double(quant.y1.ac * quant.y1.ac)
-        lambdaChroma = 0.2 * Double(quant.uv.ac * quant.uv.ac)
+        lambdaLuma = 0.03 * Double(quant.y1.ac * quant.y1.ac)
+        lambdaChroma = 0.03 * Double(quant.uv.ac * quant.uv.ac)
     }
 
     /// Codes one macroblock; `topModes`/`leftModes` are the sub-block mode contexts (4 each),
