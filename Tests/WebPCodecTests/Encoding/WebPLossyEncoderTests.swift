@@ -132,6 +132,18 @@ struct WebPLossyEncoderTests {
         #expect(sizes[1] <= min(sizes[0], sizes[2]) + 64, "\(sizes)")
     }
 
+    /// `maxFileSize` lowers the quality until the file fits.
+    @Test func maxFileSizeIsMet() throws {
+        let (width, height) = (96, 80)
+        let pixels = WebPEncoderTests.image(.smooth, width: width, height: height, seed: 9)
+        let full = try WebPEncoderTests.encode([pixels], width: width, height: height, options: Self.lossy(quality: 0.9))
+        var o = Self.lossy(quality: 0.9)
+        o.maxFileSize = full.count / 2
+        let fitted = try WebPEncoderTests.encode([pixels], width: width, height: height, options: o)
+        #expect(fitted.count <= full.count / 2 && fitted.count > full.count / 4, "\(fitted.count) of \(full.count)")
+        #expect(try WebPEncoderTests.decode(fitted)[0].count == pixels.count)
+    }
+
     /// RGBA pixels as libwebp's `dwebp -pam` decodes them, or nil without dwebp.
     static func dwebp(_ bytes: [UInt8]) throws -> [UInt8]? {
         let tool = "/usr/bin/dwebp"

@@ -14,6 +14,8 @@ package struct WebPEncoder: ImageEncoding {
     private var finished = false
 
     package var supportsAnimation: Bool { true }
+    /// VP8 trades pixels for bytes: `maxFileSize` is met by a quality search.
+    package var isLossy: Bool { !options.lossless }
 
     package init(options: EncodingOptions) {
         self.options = options
