@@ -14,7 +14,7 @@
 # webp (FuzzWebP), encode (FuzzEncode, the PNG/APNG encoders: the input is a recipe of sizes,
 # colours, options and pixels) or jpeg-encode (FuzzJPEGEncode: random images and settings through
 # the JPEG encoder, decoded back) or webp-encode (FuzzWebPEncode: random images, animations and
-# settings through the lossless WebP encoder, decoded back). SECONDS: total fuzzing time (default 1800).
+# settings through the WebP encoders, lossless and lossy, decoded back). SECONDS: total fuzzing time (default 1800).
 # Works from any directory. Corpus: Fuzz/corpus-<format>/ (gitignored); crash-*, timeout-*
 # and leak-* files land in Fuzz/ (also gitignored): move reproducers to Fuzz/findings/.
 set -euo pipefail

@@ -12,6 +12,7 @@ struct EncodeFlags: ParsableArguments {
     @Option(help: "png, apng, gif, jpeg or webp (default: from the output's extension).") var format: String?
     @Option(help: "Quality 0-100 for lossy formats.") var quality: Double?
     @Flag(help: "WebP: lossless.") var lossless = false
+    @Flag(help: "WebP animations: each frame the smaller of lossy and lossless.") var mixed = false
     @Option(help: "0-9: speed against size.") var effort: Int?
     @Flag(help: "JPEG: progressive.") var progressive = false
     @Flag(help: "PNG: Adam7; GIF: interlaced.") var interlace = false
@@ -82,6 +83,7 @@ struct EncodeFlags: ParsableArguments {
         if let sample { o.chromaSubsampling = try Self.samplingFactors(sample) }
         if let restart { o.restartInterval = try Self.restartInterval(restart) }
         o.lossless = lossless
+        o.mixed = mixed
         o.progressive = progressive
         o.interlace = interlace
         o.dithering = !noDither

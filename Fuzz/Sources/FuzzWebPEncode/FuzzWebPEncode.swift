@@ -1,4 +1,4 @@
-// libFuzzer target for the lossless WebP encoder behind ImageDestination (see ../../README.md).
+// libFuzzer target for the WebP encoders behind ImageDestination (see ../../README.md).
 //
 // The input's first 8 bytes choose the request: width and height 1...48 (or, one time in 16, a
 // side of 1 and the other up to 4081), 1...4 frames, effort 0...9, exact or not, a loop count,
@@ -9,6 +9,10 @@
 // completely, with the loop count, and every frame it shows is one of the frames given, in
 // order (a frame equal to the one before is merged into it), canonically (a pixel of alpha 0
 // compares as 0,0,0,0; with `exact`, every byte).
+// Bit 0x20 of the third byte asks for lossy (VP8) frames instead, with a quality from the seventh
+// byte, mixed frames (the smaller of VP8 and VP8L) when bit 0x40 of the fifth is set, and an
+// alpha quality below 1 when the sixth byte is odd: then every frame must decode completely with
+// the size given and, at alpha quality 1, the alpha given.
 // No main.swift: SwiftPM links an executable target's entry point as `FuzzWebPEncode_main`.
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +31,11 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     let frameCount = Int(b[2] >> 6) + 1
     var options = EncodingOptions()
-    options.lossless = true
+    let lossy = b[2] & 0x20 != 0
+    options.lossless = !lossy
+    options.mixed = b[4] & 0x40 != 0
+    options.quality = Double(b[6]) / 255
+    options.alphaQuality = b[5] & 1 == 0 ? 1 : Double(b[5]) / 255
     options.effort = Int(b[4] % 10)
     options.exact = b[4] & 0x80 != 0
     options.loopCount = Int(b[5])
@@ -72,7 +80,11 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                                               duration: .milliseconds(50)))
         }
         let file = try destination.finalize()
-        verify(file, frames: frames, exact: options.exact, loopCount: options.loopCount ?? 0)
+        if lossy {
+            verifyLossy(file, frames: frames, alphaIsExact: options.alphaQuality == 1)
+        } else {
+            verify(file, frames: frames, exact: options.exact, loopCount: options.loopCount ?? 0)
+        }
     } catch {
         fatalError("refused a valid request: \(error)")
     }
@@ -105,6 +117,24 @@ func verify(_ file: [UInt8], frames: [[UInt8]], exact: Bool, loopCount: Int) {
             expected[i].withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
         }
         if !equal { fatalError("frame \(i) differs") }
+    }
+}
+
+/// Our decoder reads a lossy `file` back: frames of the size given (at most as many as given), and
+/// with `alphaIsExact` each frame's alpha that of a frame given.
+func verifyLossy(_ file: [UInt8], frames: [[UInt8]], alphaIsExact: Bool) {
+    let source = ImageSource(bytes: file)
+    guard source.status == .complete, source.count >= 1, source.count <= frames.count else {
+        fatalError("our lossy file does not decode")
+    }
+    let alphas = frames.map { f in stride(from: 3, to: f.count, by: 4).map { f[$0] } }
+    for i in 0..<source.count {
+        guard let image = try? source.image(at: i) else { fatalError("lossy frame \(i) does not decode") }
+        let got = image.rgba8Raster().pixels
+        guard got.count == frames[0].count else { fatalError("lossy frame \(i) has another size") }
+        if alphaIsExact && !alphas.contains(stride(from: 3, to: got.count, by: 4).map { got[$0] }) {
+            fatalError("lossy frame \(i): alpha differs")
+        }
     }
 }
 

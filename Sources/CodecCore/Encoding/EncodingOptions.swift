@@ -52,6 +52,9 @@ public struct EncodingOptions: Sendable, Equatable {
     public var quality: Double = 0.9
     /// WebP: VP8L instead of VP8.
     public var lossless = false
+    /// WebP animations without ``lossless``: each frame the smaller of VP8 and VP8L
+    /// (`img2webp -mixed`); without it every frame is VP8.
+    public var mixed = false
     /// 0…9: speed against size. 0 is fastest, 9 smallest.
     public var effort = 5
     /// JPEG: progressive scans.

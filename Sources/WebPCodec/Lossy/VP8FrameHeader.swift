@@ -69,6 +69,19 @@ struct VP8QuantMatrix: Sendable {
     var y1 = (dc: Int32(0), ac: Int32(0))
     var y2 = (dc: Int32(0), ac: Int32(0))
     var uv = (dc: Int32(0), ac: Int32(0))
+
+    init() {}
+
+    /// The factors of quantizer index `q` with the five deltas (y1 dc, y2 dc, y2 ac, uv dc,
+    /// uv ac); shared by the decoder and the encoder.
+    init(index q: Int, deltas delta: [Int]) {
+        let dc = VP8Tables.dcQuantizer, ac = VP8Tables.acQuantizer
+        func clip(_ v: Int, _ top: Int) -> Int { v < 0 ? 0 : v > top ? top : v }
+        y1 = (dc[clip(q + delta[0], 127)], ac[clip(q, 127)])
+        // x * 155 / 100 equals (x * 101581) >> 16 for every table value.
+        y2 = (dc[clip(q + delta[1], 127)] * 2, max(8, (ac[clip(q + delta[2], 127)] * 101581) >> 16))
+        uv = (dc[clip(q + delta[3], 117)], ac[clip(q + delta[4], 127)])
+    }
 }
 
 /// Everything in the first partition before the per-macroblock data (RFC 6386 9.2 to 9.11,
@@ -161,8 +174,6 @@ struct VP8FrameHeader: Sendable {
         let base = r.readLiteral(7, bytes)
         var delta = [Int](repeating: 0, count: 5)  // y1 dc, y2 dc, y2 ac, uv dc, uv ac
         for i in 0..<5 where r.readFlag(bytes) { delta[i] = r.readSignedLiteral(4, bytes) }
-        let dc = VP8Tables.dcQuantizer, ac = VP8Tables.acQuantizer
-        func clip(_ v: Int, _ top: Int) -> Int { v < 0 ? 0 : v > top ? top : v }
         for s in 0..<4 {
             var q = base
             if segmentation.isEnabled {
@@ -171,12 +182,7 @@ struct VP8FrameHeader: Sendable {
                 quant[s] = quant[0]
                 continue
             }
-            var m = VP8QuantMatrix()
-            m.y1 = (dc[clip(q + delta[0], 127)], ac[clip(q, 127)])
-            // x * 155 / 100 equals (x * 101581) >> 16 for every table value.
-            m.y2 = (dc[clip(q + delta[1], 127)] * 2, max(8, (ac[clip(q + delta[2], 127)] * 101581) >> 16))
-            m.uv = (dc[clip(q + delta[3], 117)], ac[clip(q + delta[4], 127)])
-            quant[s] = m
+            quant[s] = VP8QuantMatrix(index: q, deltas: delta)
         }
     }
 

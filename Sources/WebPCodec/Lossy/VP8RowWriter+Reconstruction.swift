@@ -59,32 +59,11 @@ extension VP8RowWriter {
         let w = b.work
         let y = w + yWork, u = w + uWork, v = w + vWork
         let bps = 32
-        if mbX > 0 {
-            // The previous macroblock's right columns (row above included) become the left edge.
-            for j in -1..<16 { (y + j * bps - 4).update(from: y + j * bps + 12, count: 4) }
-            for j in -1..<8 {
-                (u + j * bps - 4).update(from: u + j * bps + 4, count: 4)
-                (v + j * bps - 4).update(from: v + j * bps + 4, count: 4)
-            }
-        }
         let top = b.topSamples + mbX * 32
-        if mbY > 0 {
-            (y - bps).update(from: top, count: 16)
-            (u - bps).update(from: top + 16, count: 8)
-            (v - bps).update(from: top + 24, count: 8)
-        }
+        loadEdges(w, top: top, mbX: mbX, mbY: mbY, mbWidth: mbWidth, isSubblockPredicted: mb.isSubblockPredicted)
         let coeffs = b.coefficients
         let kinds = b.blocks + 16
         if mb.isSubblockPredicted {
-            let topRight = y - bps + 16
-            if mbY > 0 {
-                if mbX >= mbWidth - 1 {
-                    topRight.update(repeating: top[15], count: 4)
-                } else {
-                    topRight.update(from: top + 32, count: 4)
-                }
-            }
-            for k in 1..<4 { (topRight + 4 * k * bps).update(from: topRight, count: 4) }
             for n in 0..<16 {
                 let dst = y + subblockOffset(n)
                 VP8Prediction.predictSubblock(b.blocks[n], dst)
@@ -102,11 +81,47 @@ extension VP8RowWriter {
             addResidual(kinds[16 + k], coeffs + (16 + k) * 16, u + offset)
             addResidual(kinds[20 + k], coeffs + (20 + k) * 16, v + offset)
         }
-        if mbY < mbHeight - 1 {
-            top.update(from: y + 15 * bps, count: 16)
-            (top + 16).update(from: u + 7 * bps, count: 8)
-            (top + 24).update(from: v + 7 * bps, count: 8)
+        if mbY < mbHeight - 1 { saveTop(w, top: top) }
+    }
+
+    /// The edges of a macroblock in the work area `w` (RFC 6386 12.2, 12.3, as libwebp sets
+    /// them): the previous macroblock's right columns become the left edge, the row above comes
+    /// from `top` (the saved bottom rows), and for B_PRED the four samples above-right (those of
+    /// the next macroblock above; the last of a row repeats its own last sample above) are
+    /// repeated for the right column's lower sub-blocks. Shared with the encoder.
+    static func loadEdges(_ w: UnsafeMutablePointer<UInt8>, top: UnsafePointer<UInt8>, mbX: Int, mbY: Int,
+                          mbWidth: Int, isSubblockPredicted: Bool) {
+        let y = w + yWork, u = w + uWork, v = w + vWork
+        let bps = 32
+        if mbX > 0 {
+            for j in -1..<16 { (y + j * bps - 4).update(from: y + j * bps + 12, count: 4) }
+            for j in -1..<8 {
+                (u + j * bps - 4).update(from: u + j * bps + 4, count: 4)
+                (v + j * bps - 4).update(from: v + j * bps + 4, count: 4)
+            }
         }
+        if mbY > 0 {
+            (y - bps).update(from: top, count: 16)
+            (u - bps).update(from: top + 16, count: 8)
+            (v - bps).update(from: top + 24, count: 8)
+        }
+        guard isSubblockPredicted else { return }
+        let topRight = y - bps + 16
+        if mbY > 0 {
+            if mbX >= mbWidth - 1 {
+                topRight.update(repeating: top[15], count: 4)
+            } else {
+                topRight.update(from: top + 32, count: 4)
+            }
+        }
+        for k in 1..<4 { (topRight + 4 * k * bps).update(from: topRight, count: 4) }
+    }
+
+    /// Saves the macroblock's bottom rows (16 luma, 8 + 8 chroma) for the row below.
+    static func saveTop(_ w: UnsafePointer<UInt8>, top: UnsafeMutablePointer<UInt8>) {
+        top.update(from: w + yWork + 15 * 32, count: 16)
+        (top + 16).update(from: w + uWork + 7 * 32, count: 8)
+        (top + 24).update(from: w + vWork + 7 * 32, count: 8)
     }
 
     @inline(__always)

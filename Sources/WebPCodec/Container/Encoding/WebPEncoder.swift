@@ -14,16 +14,17 @@ package struct WebPEncoder: ImageEncoding {
     private var finished = false
 
     package var supportsAnimation: Bool { true }
+    /// VP8 trades pixels for bytes: `maxFileSize` is met by a quality search.
+    package var isLossy: Bool { !options.lossless }
 
     package init(options: EncodingOptions) {
         self.options = options
     }
 
     /// Checks the canvas: width and height 1…16383 (libwebp's limit; every frame of
-    /// an animation may cover the canvas), a loop count of 16 bits. Lossy WebP is not written.
+    /// an animation may cover the canvas), a loop count of 16 bits.
     package mutating func begin(_ canvas: EncodingCanvas, to sink: inout some ByteSink) throws(EncodingError) {
         guard self.canvas == nil, !finished else { throw .invalidRequest("begin called twice") }
-        guard options.lossless else { throw .unsupported("lossy WebP encoding is not implemented; use lossless") }
         guard canvas.width > 0, canvas.height > 0 else { throw .invalidRequest("canvas width and height must be positive") }
         guard canvas.width <= VP8LEncoder.maxDimension, canvas.height <= VP8LEncoder.maxDimension else {
             throw .limitExceeded("WebP width and height are at most 16383")
@@ -31,8 +32,9 @@ package struct WebPEncoder: ImageEncoding {
         guard (0...65535).contains(canvas.loopCount) else { throw .invalidRequest("loop count must be within 0...65535") }
         self.canvas = canvas
         if canvas.frameCount > 1 {
+            let coding: WebPFramePlanner.Coding = options.lossless ? .lossless : options.mixed ? .mixed : .lossy
             planner = WebPFramePlanner(width: canvas.width, height: canvas.height, effort: options.effort,
-                                       exact: options.exact)
+                                       exact: options.exact, coding: coding, options: options)
         }
     }
 
@@ -47,10 +49,19 @@ package struct WebPEncoder: ImageEncoding {
         var argb = Self.argb(frame)
         if planner != nil {
             let duration = try Self.milliseconds(frame.duration)
-            planner?.add(argb, duration: duration)
+            try planner?.add(argb, duration: duration)
             return
         }
         let hasAlpha = argb.contains { $0 < 0xFF00_0000 }
+        guard options.lossless else {
+            let (vp8, alpha) = try WebPLossyEncoder.encode(argb: argb, width: frame.width, height: frame.height,
+                                                           options: options)
+            try sink.write(WebPStillWriter.file(image: WebPChunkWriter.chunk("VP8 ", vp8),
+                                                alpha: alpha.map { WebPChunkWriter.chunk("ALPH", $0) },
+                                                width: frame.width, height: frame.height, hasAlpha: hasAlpha,
+                                                metadata: canvas.metadata))
+            return
+        }
         let vp8l = VP8LEncoder.encode(argb: &argb, width: frame.width, height: frame.height, effort: options.effort,
                                       exact: options.exact)
         try sink.write(WebPStillWriter.file(vp8l: vp8l, width: frame.width, height: frame.height, hasAlpha: hasAlpha,
@@ -107,8 +118,8 @@ enum WebPAnimationWriter {
         if let exif = metadata.exifToWrite { features.insert(.exif); tail.append(WebPChunkWriter.chunk("EXIF", exif)) }
         if let xmp = metadata.xmp { features.insert(.xmp); tail.append(WebPChunkWriter.chunk("XMP ", xmp)) }
         head.insert(WebPChunkWriter.vp8x(features, width: canvas.width, height: canvas.height), at: 0)
-        // An ANMF chunk: 8 header bytes, 16 bytes of fields, the VP8L chunk (8 + padded payload).
-        let frameBytes = frames.reduce(0) { $0 + 32 + ($1.vp8l.count + 1) & ~1 }
+        // An ANMF chunk: 8 header bytes, 16 bytes of fields, the image chunks (padded).
+        let frameBytes = frames.reduce(0) { $0 + 24 + $1.image.count }
         let total = head.reduce(0) { $0 + $1.count } + frameBytes + tail.reduce(0) { $0 + $1.count }
         // RFC 9649 2.4: the RIFF size is 32 bits.
         guard total <= Int(UInt32.max) - 4 else { throw .limitExceeded("a WebP file holds at most 4 GiB") }
@@ -117,7 +128,7 @@ enum WebPAnimationWriter {
         for f in frames {
             try sink.write(WebPChunkWriter.anmf(x: f.x, y: f.y, width: f.width, height: f.height, duration: f.duration,
                                                 blend: f.blend, disposeToBackground: f.disposeToBackground,
-                                                image: WebPChunkWriter.chunk("VP8L", f.vp8l)))
+                                                image: f.image))
         }
         for chunk in tail { try sink.write(chunk) }
     }

@@ -1,37 +1,52 @@
+import CodecCore
+
 /// Plans the frames of an animated WebP (RFC 9649 2.7.1.1) as the decoder will composite them:
 /// each frame is cropped to the rectangle that changed (even offsets), drawn either replacing
 /// its rectangle or alpha-blended with the unchanged pixels left transparent, and the previous
 /// frame either left in place or disposed to background (cleared to transparent) — every
 /// valid choice is encoded (by effort) and the smallest is kept.
+///
+/// Frames are VP8L, VP8 (with ALPH when not opaque), or per frame the smaller of the two
+/// (`img2webp -mixed`). The canvas is tracked with the frames' source pixels, also for lossy
+/// frames (the changed rectangles are those of the source, as img2webp finds them).
 struct WebPFramePlanner {
-    /// One planned frame, with its encoded VP8L bitstream.
+    /// One planned frame, with its image chunks (VP8L, or ALPH and VP8).
     struct Frame {
         var x: Int, y: Int, width: Int, height: Int
         var duration: Int
         var blend: Bool
         var disposeToBackground = false
-        var vp8l: [UInt8]
+        var image: [UInt8]
         var hasAlpha: Bool
     }
+
+    /// How frames are compressed.
+    enum Coding { case lossless, lossy, mixed }
 
     let width: Int
     let height: Int
     let effort: Int
     let exact: Bool
+    let coding: Coding
+    /// The options of lossy frames (quality, alpha quality).
+    let options: EncodingOptions
     /// The canvas as the decoder shows it after the last planned frame.
     private var canvas: [UInt32]
     private(set) var frames: [Frame] = []
 
-    init(width: Int, height: Int, effort: Int, exact: Bool) {
+    init(width: Int, height: Int, effort: Int, exact: Bool, coding: Coding = .lossless,
+         options: EncodingOptions = EncodingOptions()) {
         self.width = width
         self.height = height
         self.effort = effort
         self.exact = exact
+        self.coding = coding
+        self.options = options
         canvas = [UInt32](repeating: 0, count: width * height)
     }
 
     /// Plans the next frame (ARGB, the full canvas) shown for `duration` milliseconds.
-    mutating func add(_ argb: [UInt32], duration: Int) {
+    mutating func add(_ argb: [UInt32], duration: Int) throws(EncodingError) {
         var target = argb
         if !exact {
             for i in target.indices where target[i] < 0x0100_0000 { target[i] = 0 }
@@ -70,25 +85,35 @@ struct WebPFramePlanner {
         // Several choices are compared by encoding each; below effort 7 by fast encodings, the
         // winner then encoded again at the effort asked.
         let trialEffort = effort >= 7 || candidates.count == 1 ? effort : min(effort, 1)
-        var best: (candidate: Candidate, vp8l: [UInt8])?
+        var best: (candidate: Candidate, image: [UInt8])?
         for c in candidates {
-            var pixels = c.pixels
-            let vp8l = VP8LEncoder.encode(argb: &pixels, width: c.rect.width, height: c.rect.height, effort: trialEffort,
-                                          exact: exact)
-            if best.map({ vp8l.count < $0.vp8l.count }) ?? true { best = (c, vp8l) }
+            let image = try encode(c, effort: trialEffort)
+            if best.map({ image.count < $0.image.count }) ?? true { best = (c, image) }
         }
         guard let best else { return }
         let chosen = best.candidate
-        var vp8l = best.vp8l
-        if trialEffort != effort {
-            var pixels = chosen.pixels
-            vp8l = VP8LEncoder.encode(argb: &pixels, width: chosen.rect.width, height: chosen.rect.height, effort: effort,
-                                      exact: exact)
-        }
+        let image = trialEffort != effort ? try encode(chosen, effort: effort) : best.image
         if chosen.disposesPrevious { frames[frames.count - 1].disposeToBackground = true }
         frames.append(Frame(x: chosen.rect.x, y: chosen.rect.y, width: chosen.rect.width, height: chosen.rect.height,
-                            duration: duration, blend: chosen.blend, vp8l: vp8l, hasAlpha: chosen.hasAlpha))
+                            duration: duration, blend: chosen.blend, image: image, hasAlpha: chosen.hasAlpha))
         canvas = target
+    }
+
+    /// A candidate's image chunks: VP8L, VP8 (and ALPH), or the smaller of the two.
+    private func encode(_ c: Candidate, effort: Int) throws(EncodingError) -> [UInt8] {
+        var lossless: [UInt8]?
+        if coding != .lossy {
+            var pixels = c.pixels
+            lossless = WebPChunkWriter.chunk("VP8L", VP8LEncoder.encode(argb: &pixels, width: c.rect.width,
+                                                                         height: c.rect.height, effort: effort, exact: exact))
+        }
+        guard coding != .lossless else { return lossless ?? [] }
+        var o = options
+        o.effort = effort
+        let (vp8, alpha) = try WebPLossyEncoder.encode(argb: c.pixels, width: c.rect.width, height: c.rect.height, options: o)
+        let lossy = (alpha.map { WebPChunkWriter.chunk("ALPH", $0) } ?? []) + WebPChunkWriter.chunk("VP8 ", vp8)
+        if let lossless, lossless.count <= lossy.count { return lossless }
+        return lossy
     }
 
     /// One way to draw a frame: its rectangle's pixels, blended or not, over the canvas left
