@@ -55,8 +55,8 @@ enum VP8Encoder {
         var levels = [Int16](repeating: 0, count: count * VP8MacroblockCoder.levelsSize)
         let quant = VP8QuantMatrix(index: settings.quantizerIndex, deltas: [0, 0, 0, 0, 0])
         var coder = VP8MacroblockCoder(quant: quant, effort: settings.effort)
-        var work = [UInt8](repeating: 0, count: VP8Decoder.workSize)
-        var source = [UInt8](repeating: 0, count: VP8Decoder.workSize)
+        var work = [UInt8](repeating: 0, count: VP8RowWriter.workSize)
+        var source = [UInt8](repeating: 0, count: VP8RowWriter.workSize)
         var topSamples = [UInt8](repeating: 0, count: mbWidth * 32)
         var modes = [UInt8](repeating: 0, count: mbWidth * 4 + 4)
         work.withUnsafeMutableBufferPointer { wb in
@@ -72,18 +72,18 @@ enum VP8Encoder {
             let share = (Double((1 << 19) * 8) - 20_000) * 0.95 / Double(count)
             var modeBits = 0.0
             for mbY in 0..<mbHeight {
-                VP8Decoder.startRow(w, mbY: mbY)
+                VP8RowWriter.startRow(w, mbY: mbY)
                 (m + mbWidth * 4).update(repeating: 0, count: 4)
                 for mbX in 0..<mbWidth {
                     let index = mbY * mbWidth + mbX
-                    VP8Decoder.loadEdges(w, top: top + mbX * 32, mbX: mbX, mbY: mbY, mbWidth: mbWidth,
+                    VP8RowWriter.loadEdges(w, top: top + mbX * 32, mbX: mbX, mbY: mbY, mbWidth: mbWidth,
                                          isSubblockPredicted: true)
                     planes.load(into: s, mbX: mbX, mbY: mbY)
                     modeBits += coder.code(work: w, source: s, mbX: mbX, mbY: mbY, topModes: m + mbX * 4,
                                            leftModes: m + mbWidth * 4, allowsSubblocks: modeBits < share * Double(index + 1),
                                            info: ib.baseAddress! + index * VP8MacroblockCoder.infoSize,
                                            levels: lb.baseAddress! + index * VP8MacroblockCoder.levelsSize)
-                    if mbY < mbHeight - 1 { VP8Decoder.saveTop(w, top: top + mbX * 32) }
+                    if mbY < mbHeight - 1 { VP8RowWriter.saveTop(w, top: top + mbX * 32) }
                 }
             }
         }}}}}}

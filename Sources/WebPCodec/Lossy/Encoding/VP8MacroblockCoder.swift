@@ -49,7 +49,7 @@ struct VP8MacroblockCoder {
                        allowsSubblocks: Bool, info: UnsafeMutablePointer<UInt8>,
                        levels: UnsafeMutablePointer<Int16>) -> Double {
         levels.update(repeating: 0, count: Self.levelsSize)
-        let ranked = rankBlockModes(dst: w + VP8Decoder.yWork, src: s + VP8Decoder.yWork, size: 16, mbX: mbX, mbY: mbY,
+        let ranked = rankBlockModes(dst: w + VP8RowWriter.yWork, src: s + VP8RowWriter.yWork, size: 16, mbX: mbX, mbY: mbY,
                                     lambda: lambdaLuma, bits: VP8ModeCost.lumaBits)
         let best16 = bestBlockMode(ranked, lambda: lambdaLuma, bits: VP8ModeCost.lumaBits) {
             $0.codeLuma16($1, w, s, mbX: mbX, mbY: mbY, levels: levels)
@@ -57,7 +57,7 @@ struct VP8MacroblockCoder {
         var isSubblock = false
         var modeBits = VP8ModeCost.lumaBits(best16.mode)
         if usesSubblocks && allowsSubblocks {
-            Self.copyLuma(from: w + VP8Decoder.yWork, to: &savedLuma)
+            Self.copyLuma(from: w + VP8RowWriter.yWork, to: &savedLuma)
             savedLevels.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: levels, count: 16 * 16) }
             savedLevels.withUnsafeMutableBufferPointer { ($0.baseAddress! + 256).update(from: levels + 384, count: 16) }
             let (cost4, bits4) = codeSubblocks(w, s, topModes: topModes, leftModes: leftModes, info: info, levels: levels)
@@ -65,7 +65,7 @@ struct VP8MacroblockCoder {
                 isSubblock = true
                 modeBits = bits4
             } else {
-                Self.copyLuma(savedLuma, to: w + VP8Decoder.yWork)
+                Self.copyLuma(savedLuma, to: w + VP8RowWriter.yWork)
                 savedLevels.withUnsafeBufferPointer {
                     levels.update(from: $0.baseAddress!, count: 256)
                     (levels + 384).update(from: $0.baseAddress! + 256, count: 16)
@@ -78,7 +78,7 @@ struct VP8MacroblockCoder {
         } else {
             (levels + 384).update(repeating: 0, count: 16)
         }
-        let rankedUV = rankBlockModes(dst: w + VP8Decoder.uWork, src: s + VP8Decoder.uWork, size: 8, mbX: mbX, mbY: mbY,
+        let rankedUV = rankBlockModes(dst: w + VP8RowWriter.uWork, src: s + VP8RowWriter.uWork, size: 8, mbX: mbX, mbY: mbY,
                                       lambda: lambdaChroma, bits: VP8ModeCost.chromaBits)
         let bestUV = bestBlockMode(rankedUV, lambda: lambdaChroma, bits: VP8ModeCost.chromaBits) {
             $0.codeChroma($1, w, s, mbX: mbX, mbY: mbY, levels: levels)
@@ -133,7 +133,7 @@ struct VP8MacroblockCoder {
     /// λ times the estimated token bits.
     mutating func codeLuma16(_ mode: Int, _ w: UnsafeMutablePointer<UInt8>, _ s: UnsafePointer<UInt8>,
                              mbX: Int, mbY: Int, levels: UnsafeMutablePointer<Int16>) -> Double {
-        let y = w + VP8Decoder.yWork, src = s + VP8Decoder.yWork
+        let y = w + VP8RowWriter.yWork, src = s + VP8RowWriter.yWork
         VP8Prediction.predictBlock(VP8Prediction.edgeMode(UInt8(mode), mbX: mbX, mbY: mbY), size: 16, y)
         let y1 = self.y1, y2 = self.y2
         var bits = 0.0
@@ -141,7 +141,7 @@ struct VP8MacroblockCoder {
         dequantized.withUnsafeMutableBufferPointer { db in
             let c = cb.baseAddress!, d = db.baseAddress!
             for n in 0..<16 {
-                let o = VP8Decoder.subblockOffset(n)
+                let o = VP8RowWriter.subblockOffset(n)
                 VP8ForwardTransform.forwardDCT(src + o, y + o, c + 16 * n)
             }
             VP8ForwardTransform.forwardWHT(c, c + 256)
@@ -160,7 +160,7 @@ struct VP8MacroblockCoder {
                 let last = y1.quantize(c + 16 * n, first: 1, levels: blockLevels, dequantized: d + 16 * n)
                 bits += Self.estimatedBits(blockLevels, first: 1, last: last)
                 let kind: UInt8 = last >= 1 ? 2 : (d[16 * n] != 0 ? 1 : 0)
-                VP8Decoder.addResidual(kind, d + 16 * n, y + VP8Decoder.subblockOffset(n))
+                VP8RowWriter.addResidual(kind, d + 16 * n, y + VP8RowWriter.subblockOffset(n))
             }
         }}
         return Double(Self.sse(src, y, width: 16, height: 16)) + lambdaLuma * bits
@@ -171,7 +171,7 @@ struct VP8MacroblockCoder {
     mutating func codeSubblocks(_ w: UnsafeMutablePointer<UInt8>, _ s: UnsafePointer<UInt8>,
                                 topModes: UnsafeMutablePointer<UInt8>, leftModes: UnsafeMutablePointer<UInt8>,
                                 info: UnsafeMutablePointer<UInt8>, levels: UnsafeMutablePointer<Int16>) -> (Double, Double) {
-        let y = w + VP8Decoder.yWork, src = s + VP8Decoder.yWork
+        let y = w + VP8RowWriter.yWork, src = s + VP8RowWriter.yWork
         let q = y1
         var modeBits = VP8ModeCost.cost(false, 145)
         var total = lambdaLuma * modeBits
@@ -183,7 +183,7 @@ struct VP8MacroblockCoder {
                 let bx = n & 3, by = n >> 2
                 let above = by == 0 ? Int(topModes[bx]) : Int(m[n - 4])
                 let left = bx == 0 ? Int(leftModes[by]) : Int(m[n - 1])
-                let o = VP8Decoder.subblockOffset(n)
+                let o = VP8RowWriter.subblockOffset(n)
                 // Below effort 6 only the modes whose prediction alone scores best are coded.
                 var candidates = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
                 let tried = subblockCandidates
@@ -243,7 +243,7 @@ struct VP8MacroblockCoder {
             let last = q.quantize(c, first: 0, levels: levels, dequantized: d)
             bits = Self.estimatedBits(levels, first: 0, last: last)
             let kind: UInt8 = last >= 1 ? 2 : (d[0] != 0 ? 1 : 0)
-            VP8Decoder.addResidual(kind, d, dst)
+            VP8RowWriter.addResidual(kind, d, dst)
         }}
         return Double(Self.sse(src, dst, width: 4, height: 4)) + lambdaLuma * bits
     }
@@ -255,7 +255,7 @@ struct VP8MacroblockCoder {
         let uv = self.uv
         var distortion = 0
         var bits = 0.0
-        for (plane, offset) in [VP8Decoder.uWork, VP8Decoder.vWork].enumerated() {
+        for (plane, offset) in [VP8RowWriter.uWork, VP8RowWriter.vWork].enumerated() {
             let dst = w + offset, src = s + offset
             VP8Prediction.predictBlock(blockMode, size: 8, dst)
             coefficients.withUnsafeMutableBufferPointer { cb in
@@ -268,7 +268,7 @@ struct VP8MacroblockCoder {
                     let last = uv.quantize(c, first: 0, levels: blockLevels, dequantized: d)
                     bits += Self.estimatedBits(blockLevels, first: 0, last: last)
                     let kind: UInt8 = last >= 1 ? 2 : (d[0] != 0 ? 1 : 0)
-                    VP8Decoder.addResidual(kind, d, dst + o)
+                    VP8RowWriter.addResidual(kind, d, dst + o)
                 }
             }}
             distortion += Self.sse(src, dst, width: 8, height: 8)

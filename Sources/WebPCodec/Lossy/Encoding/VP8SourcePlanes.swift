@@ -57,9 +57,9 @@ struct VP8SourcePlanes {
         let ys = yStride, uvs = uvStride
         y.withUnsafeBufferPointer { yp in
             let src = yp.baseAddress! + mbY * 16 * ys + mbX * 16
-            for j in 0..<16 { (w + VP8Decoder.yWork + 32 * j).update(from: src + j * ys, count: 16) }
+            for j in 0..<16 { (w + VP8RowWriter.yWork + 32 * j).update(from: src + j * ys, count: 16) }
         }
-        for (plane, offset) in [(u, VP8Decoder.uWork), (v, VP8Decoder.vWork)] {
+        for (plane, offset) in [(u, VP8RowWriter.uWork), (v, VP8RowWriter.vWork)] {
             plane.withUnsafeBufferPointer { pp in
                 let src = pp.baseAddress! + mbY * 8 * uvs + mbX * 8
                 for j in 0..<8 { (w + offset + 32 * j).update(from: src + j * uvs, count: 8) }
