@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import TestSupport
 import Testing
 @testable import GIFCodec
 
@@ -25,15 +26,6 @@ struct GIFQuantizerTests {
         return out
     }
 
-    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
-        var sum = 0.0, n = 0.0
-        for i in a.indices where i % 4 != 3 {
-            let d = Double(a[i]) - Double(b[i])
-            sum += d * d
-            n += 1
-        }
-        return 10 * log10(255 * 255 / (sum / n))
-    }
 
     /// Without dithering every pixel is its nearest palette entry: the PSNR of a 96×96 photo-like
     /// image with ~9000 colours stays above 33 dB (34.2 dB measured when written), and dithering
@@ -45,7 +37,7 @@ struct GIFQuantizerTests {
         plain.dithering = false
         let flat = try GIFEncoderTests.decode(GIFEncoderTests.encode([pixels], width: w, height: h, options: plain))[0]
         let dithered = try GIFEncoderTests.decode(GIFEncoderTests.encode([pixels], width: w, height: h))[0]
-        let p0 = Self.psnr(pixels, flat), p1 = Self.psnr(pixels, dithered)
+        let p0 = ImageMetrics.psnr(pixels, flat), p1 = ImageMetrics.psnr(pixels, dithered)
         #expect(p0 > 33, "no dither: \(p0) dB")
         #expect(p1 > p0 - 3, "dither: \(p1) dB")
     }
@@ -69,7 +61,7 @@ struct GIFQuantizerTests {
                 let row = (y * w * 4)..<((y + 1) * w * 4)
                 #expect(decoded[f][row] == decoded[0][row], "frame \(f) row \(y)")
             }
-            #expect(Self.psnr(frames[f], decoded[f]) > 30)
+            #expect(ImageMetrics.psnr(frames[f], decoded[f]) > 30)
         }
     }
 

@@ -1,6 +1,7 @@
 import CodecCore
 import Foundation
 import ImageCodecs
+import TestSupport
 import Testing
 @testable import WebPCodec
 
@@ -43,15 +44,6 @@ struct WebPLossyEncoderTests {
         }
     }
 
-    static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
-        var sum = 0.0, n = 0.0
-        for i in a.indices where i % 4 != 3 {
-            let d = Double(a[i]) - Double(b[i])
-            sum += d * d
-            n += 1
-        }
-        return sum == 0 ? 99 : 10 * log10(255 * 255 * n / sum)
-    }
 
     @Test(arguments: [WebPEncoderTests.Kind.smooth, .noise, .fewColors, .alpha], [0, 2, 4, 6])
     func stillsDecode(_ kind: WebPEncoderTests.Kind, _ effort: Int) throws {
@@ -67,7 +59,7 @@ struct WebPLossyEncoderTests {
                 break
             }
             if kind == .smooth && width >= 17 && height >= 17 {
-                #expect(Self.psnr(decoded, pixels) > 33, "\(width)x\(height) effort \(effort)")
+                #expect(ImageMetrics.psnr(decoded, pixels) > 33, "\(width)x\(height) effort \(effort)")
             }
             if let libwebp = try Self.dwebp(bytes) {
                 #expect(libwebp == decoded, "\(kind) \(width)x\(height) effort \(effort): dwebp differs")
@@ -97,7 +89,7 @@ struct WebPLossyEncoderTests {
         var last = (size: 0, psnr: 0.0)
         for q in [0.1, 0.5, 0.75, 0.9, 1.0] {
             let bytes = try WebPEncoderTests.encode([pixels], width: width, height: height, options: Self.lossy(quality: q))
-            let p = Self.psnr(try WebPEncoderTests.decode(bytes)[0], pixels)
+            let p = ImageMetrics.psnr(try WebPEncoderTests.decode(bytes)[0], pixels)
             #expect(bytes.count > last.size && p > last.psnr, "quality \(q)")
             last = (bytes.count, p)
         }
@@ -125,7 +117,7 @@ struct WebPLossyEncoderTests {
             #expect(decoded.count == 3)
             for (k, (d, f)) in zip(decoded, frames).enumerated() {
                 // Frame 2's runs of random colours are beyond 4:2:0 chroma.
-                if k < 2 { #expect(Self.psnr(d, f) > 30) }
+                if k < 2 { #expect(ImageMetrics.psnr(d, f) > 30) }
                 #expect(stride(from: 3, to: f.count, by: 4).allSatisfy { d[$0] == f[$0] })
             }
         }
