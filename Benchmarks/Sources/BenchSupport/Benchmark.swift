@@ -23,6 +23,9 @@ public struct FileResult<Decoder: BenchDecoder, Info> {
     /// Least CPU time of one decode per decoder, every thread of the process counted.
     public var bestCPUSeconds: [Decoder: Double] = [:]
     public var notes: [String] = []
+    /// The file's bytes when it is a still image that ``decodeOurs(_:options:)`` decodes whole
+    /// (for ``Throughput``); nil for animations.
+    public var stillBytes: [UInt8]?
 
     public init(name: String, info: Info, megapixels: Double) {
         self.name = name

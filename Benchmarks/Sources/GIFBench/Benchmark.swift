@@ -16,7 +16,8 @@ struct Benchmark {
                 warn("  not a GIF with a non-empty screen and an image, skipped")
                 return nil
             }
-            let result = measure(name: name, bytes: bytes, info: info)
+            var result = measure(name: name, bytes: bytes, info: info)
+            if info.frames == 1 { result.stillBytes = bytes }
             for note in result.notes where note.hasPrefix("MISMATCH") { warn("  \(note)") }
             return result
         }
@@ -44,7 +45,7 @@ struct Benchmark {
     /// every frame's hash (which names the first frame that differs).
     func compare(_ outputs: [Decoder: (last: [UInt8], hashes: [UInt64])], info: GIFInfo) -> [String] {
         guard let reference = outputs[.giflib] else { return [] }
-        return [Decoder.ours, .oursOneThread].flatMap { decoder in
+        return [Decoder.ours, .oursOneCore].flatMap { decoder in
             outputs[decoder].map { compare($0, reference, decoder, info: info) } ?? []
         }
     }
@@ -87,7 +88,7 @@ enum Report {
             + "Ratios are speed ratios (ours MP/s over giflib's): above 1 means ours is faster. "
             + "CPU ms: least CPU time of one decode, all threads.")
         Swift.print()
-        for (title, ours) in [("One core (ours with maxThreads = 1):", Decoder.oursOneThread),
+        for (title, ours) in [("One core (ours with maxThreads = 1):", Decoder.oursOneCore),
                               ("Default threads (ours with maxThreads = \(threads); giflib on one):", .ours)] {
             let ratios = results.compactMap { $0.ratio(ours, over: .giflib) }
             Swift.print(title)

@@ -5,12 +5,12 @@ import ImageCodecs
 /// The decoders under comparison, each giving every frame as the composited RGBA8 canvas
 /// (straight alpha, alpha 0 or 255): ours with the default `maxThreads` and with 1, and giflib.
 enum Decoder: Int, BenchDecoder {
-    case ours, oursOneThread, giflib
+    case ours, oursOneCore, giflib
 
     var name: String {
         switch self {
         case .ours: "ours"
-        case .oursOneThread: "ours (1 thread)"
+        case .oursOneCore: "ours (1 thread)"
         case .giflib: "giflib"
         }
     }
@@ -21,7 +21,7 @@ enum Decoder: Int, BenchDecoder {
     func decode(_ bytes: [UInt8], info: GIFInfo, frames: FrameHashes? = nil) throws(BenchError) -> [UInt8] {
         switch self {
         case .ours: try decodeOursEveryFrame(bytes, frames: frames)
-        case .oursOneThread: try decodeOursEveryFrame(bytes, options: oneThread, frames: frames)
+        case .oursOneCore: try decodeOursEveryFrame(bytes, options: oneThread, frames: frames)
         case .giflib: try decodeGiflib(bytes, info: info, frames: frames)
         }
     }

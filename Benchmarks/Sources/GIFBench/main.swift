@@ -13,3 +13,5 @@ let usage = """
 let arguments = Arguments(usage: usage)
 let results = Benchmark(iterations: arguments.iterations).run(files: arguments.urls(else: inputs))
 Report.print(results, iterations: arguments.iterations)
+Swift.print()
+Throughput.run(results, oneCore: .oursOneCore, rounds: arguments.iterations)

@@ -9,22 +9,19 @@ typealias FileResult = BenchSupport.FileResult<Decoder, JPEGInfo>
 struct Benchmark {
     let iterations: Int
 
-    /// The results, and each measured file's bytes by name (for ``Throughput``).
-    func run(files: [URL]) -> (results: [FileResult], bytes: [String: [UInt8]]) {
-        var kept: [String: [UInt8]] = [:]
-        let results = inputs.run(files: files) { name, bytes -> FileResult? in
+    func run(files: [URL]) -> [FileResult] {
+        inputs.run(files: files) { name, bytes -> FileResult? in
             guard let info = JPEGInfo(bytes), info.width > 0, info.height > 0 else {
                 warn("  not a JPEG with a frame header and a non-empty image, skipped")
                 return nil
             }
-            kept[name] = bytes
-            let result = measure(name: name, bytes: bytes, info: info)
+            var result = measure(name: name, bytes: bytes, info: info)
+            result.stillBytes = bytes
             for note in result.notes where note.hasPrefix("MISMATCH") || note.hasPrefix("ours failed") {
                 warn("  \(note)")
             }
             return result
         }
-        return (results, kept)
     }
 
     /// A first, untimed decode with each (also the warm-up), the comparison, then `iterations`

@@ -32,7 +32,7 @@ if let memoryFile = arguments.values["--memory"] {
     exit(MemoryProbe.run(file: URL(fileURLWithPath: memoryFile), inputs: inputs, format: "JPEG",
                         facts: { JPEGInfo($0).map { ($0.width, $0.height, $0.category) } }, decode: { try decodeOurs($0) }))
 }
-let (results, bytes) = Benchmark(iterations: arguments.iterations).run(files: arguments.urls(else: inputs))
+let results = Benchmark(iterations: arguments.iterations).run(files: arguments.urls(else: inputs))
 Report.print(results, iterations: arguments.iterations)
 Swift.print()
-Throughput.run(results, bytes: bytes, rounds: arguments.iterations)
+Throughput.run(results, oneCore: .oursOneCore, rounds: arguments.iterations)

@@ -7,12 +7,12 @@ import ImageCodecs
 /// default `maxThreads` (the processors online, at most 8) and with one thread, and the two C
 /// libraries (one thread each).
 enum Decoder: Int, BenchDecoder {
-    case ours, oursOneThread, libspng, libpng
+    case ours, oursOneCore, libspng, libpng
 
     var name: String {
         switch self {
         case .ours: "ours"
-        case .oursOneThread: "ours (1 thread)"
+        case .oursOneCore: "ours (1 thread)"
         case .libspng: "libspng"
         case .libpng: "libpng"
         }
@@ -23,7 +23,7 @@ enum Decoder: Int, BenchDecoder {
     func decode(_ bytes: [UInt8], info: PNGInfo) throws(BenchError) -> [UInt8] {
         switch self {
         case .ours: try decodeOurs(bytes)
-        case .oursOneThread: try decodeOurs(bytes, options: oneThread)
+        case .oursOneCore: try decodeOurs(bytes, options: oneThread)
         case .libspng: try decodeSpng(bytes, format: SPNG_FMT_RGBA8)
         case .libpng: try decodeLibPNG(bytes, info: info)
         }

@@ -18,3 +18,5 @@ if let memoryFile = arguments.values["--memory"] {
 }
 let results = Benchmark(iterations: arguments.iterations).run(files: arguments.urls(else: inputs))
 Report.print(results, iterations: arguments.iterations)
+Swift.print()
+Throughput.run(results, oneCore: .oursOneCore, rounds: arguments.iterations)

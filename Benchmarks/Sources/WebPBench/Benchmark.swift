@@ -27,6 +27,7 @@ struct Benchmark {
                 compare: { compare($0, info: info) },
                 decode: { try? $0.decode(bytes, info: info) }
             )
+            if !info.isAnimated { result.stillBytes = bytes }
             for note in result.notes where note.hasPrefix("MISMATCH") || note.hasPrefix("ours failed") {
                 warn("  \(note)")
             }

@@ -26,3 +26,5 @@ if let file = arguments.values["--encode"] {
 }
 let results = Benchmark(iterations: arguments.iterations).run(files: arguments.urls(else: inputs))
 Report.print(results, iterations: arguments.iterations)
+Swift.print()
+Throughput.run(results, oneCore: .oursOneCore, rounds: arguments.iterations)

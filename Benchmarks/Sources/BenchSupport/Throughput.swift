@@ -1,4 +1,3 @@
-import BenchSupport
 import Foundation
 
 /// The concurrent-throughput row: four decodes of different images at once, each on a thread
@@ -10,25 +9,26 @@ import Foundation
 /// round of one file per thread would end with the longest decode alone). A ratio near 1 says
 /// the threads the decodes add cost nothing when the machine is already busy; below 1, they
 /// oversubscribe it or wait.
-enum Throughput {
+public enum Throughput {
     static let decodes = 4
 
-    /// Runs `rounds` rounds of the four largest files of `results` at once (the best round
-    /// counts) and prints the row; prints why not when fewer than four files decoded.
-    static func run(_ results: [FileResult], bytes: [String: [UInt8]], rounds: Int) {
-        let chosen = results.filter { $0.bestSeconds[.oursOneCore] != nil && bytes[$0.name] != nil }
+    /// Runs `rounds` rounds of the four largest still files of `results` at once (the best
+    /// round counts) and prints the row, against the rates of `oneCore` (ours with `maxThreads`
+    /// 1); prints why not when fewer than four stills decoded.
+    public static func run<Decoder, Info>(_ results: [FileResult<Decoder, Info>], oneCore: Decoder, rounds: Int) {
+        let chosen = results.filter { $0.bestSeconds[oneCore] != nil && $0.stillBytes != nil }
             .sorted { $0.megapixels > $1.megapixels }.prefix(decodes)
         Swift.print("### Concurrent throughput")
         Swift.print()
         guard chosen.count == decodes else {
-            Swift.print("Not measured: it needs \(decodes) files that decoded (\(chosen.count) here).")
+            Swift.print("Not measured: it needs \(decodes) still files that decoded (\(chosen.count) here).")
             return
         }
-        let inputs = chosen.map { bytes[$0.name]! }
+        let inputs = chosen.map { $0.stillBytes! }
         var best = Double.infinity
         for _ in 0..<rounds { best = min(best, round(inputs)) }
         let megapixels = chosen.reduce(0) { $0 + $1.megapixels }
-        let oneCoreSeconds = chosen.reduce(0) { $0 + $1.bestSeconds[.oursOneCore]! }
+        let oneCoreSeconds = chosen.reduce(0) { $0 + $1.bestSeconds[oneCore]! }
         let cores = min(ProcessInfo.processInfo.activeProcessorCount, decodes)
         let concurrent = Double(decodes) * megapixels / best, reference = Double(cores) * megapixels / oneCoreSeconds
         Swift.print("| decodes | at once MP/s | \(cores) × one-core rate MP/s | ratio |")
@@ -46,7 +46,7 @@ enum Throughput {
             done.enter()
             let thread = Thread {
                 start.wait()
-                for i in inputs.indices { _ = try? decodeOurs(inputs[(first + i) % inputs.count]) }
+                for i in inputs.indices { _ = try? decodeOurs(inputs[(first + i) % inputs.count], options: ProcessInfo.processInfo.environment["TP1"] != nil ? oneThread : .init()) }
                 done.leave()
             }
             thread.stackSize = 1 << 20
