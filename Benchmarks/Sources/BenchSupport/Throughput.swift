@@ -46,7 +46,7 @@ public enum Throughput {
             done.enter()
             let thread = Thread {
                 start.wait()
-                for i in inputs.indices { _ = try? decodeOurs(inputs[(first + i) % inputs.count], options: ProcessInfo.processInfo.environment["TP1"] != nil ? oneThread : .init()) }
+                for i in inputs.indices { _ = try? decodeOurs(inputs[(first + i) % inputs.count]) }
                 done.leave()
             }
             thread.stackSize = 1 << 20
