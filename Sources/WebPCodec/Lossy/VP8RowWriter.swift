@@ -150,8 +150,13 @@ struct VP8RowWriter: Sendable {
             let y = base + yRow + mbX * 16
             let u = base + l.uOffset + uvRow + mbX * 8, v = base + l.vOffset + uvRow + mbX * 8
             if VP8LoopFilterSIMD.isPreferred {
+                #if arch(x86_64)
+                VP8LoopFilterSSE2.filterMacroblock(filters[mbX], isSimple: simple, mbX: mbX, mbY: mbY,
+                                                   y: y, yStride: ys, u: u, v: v, uvStride: uvs)
+                #else
                 VP8LoopFilterSIMD.filterMacroblock(filters[mbX], isSimple: simple, mbX: mbX, mbY: mbY,
                                                    y: y, yStride: ys, u: u, v: v, uvStride: uvs)
+                #endif
             } else {
                 VP8LoopFilter.filterMacroblock(filters[mbX], isSimple: simple, mbX: mbX, mbY: mbY,
                                                y: y, yStride: ys, u: u, v: v, uvStride: uvs)
