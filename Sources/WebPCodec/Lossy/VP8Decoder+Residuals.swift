@@ -46,18 +46,7 @@ enum VP8Tokens {
                 v = 1
                 p = next + 11
             } else {
-                // 2 ... 10 here (the commonest large values); DCT_CAT3 and up out of line.
-                if !r.readBit(UInt32(p[3]), bytes) {
-                    v = r.readBit(UInt32(p[4]), bytes) ? 3 &+ (r.readBit(UInt32(p[5]), bytes) ? 1 : 0) : 2
-                } else if !r.readBit(UInt32(p[6]), bytes) {
-                    if !r.readBit(UInt32(p[7]), bytes) {
-                        v = 5 &+ (r.readBit(159, bytes) ? 1 : 0)  // DCT_CAT1
-                    } else {
-                        v = 7 &+ (r.readBit(165, bytes) ? 2 : 0) &+ (r.readBit(145, bytes) ? 1 : 0)  // DCT_CAT2
-                    }
-                } else {
-                    (v, r) = readLarge(r, bytes, p)
-                }
+                v = largeValue(&r, bytes, p)
                 p = next + 22
             }
             let q = n > 0 ? ac : dc
@@ -67,19 +56,19 @@ enum VP8Tokens {
         return 16
     }
 
-    /// A token of DCT_CAT3 to DCT_CAT6 (RFC 6386 13.2 coeff_tree from its `p[8]` branch, with
-    /// DCTextra), and the reader after it. (Taking the reader by value and returning it,
-    /// not `inout`, lets the caller keep its reader in registers around this call.)
-    @inline(never)
-    static func readLarge(_ reader: VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>,
-                          _ p: UnsafePointer<UInt8>) -> (Int32, VP8BoolDecoder) {
-        var r = reader
-        let v = largeValue(&r, bytes, p)
-        return (v, r)
-    }
-
+    /// A token of value 2 or more (RFC 6386 13.2 coeff_tree below `ONE`, with DCTextra).
+    /// Inlined like the rest of the tree: a call would pass the reader through memory.
     @inline(__always)
     static func largeValue(_ r: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>, _ p: UnsafePointer<UInt8>) -> Int32 {
+        if !r.readBit(UInt32(p[3]), bytes) {
+            return r.readBit(UInt32(p[4]), bytes) ? 3 &+ (r.readBit(UInt32(p[5]), bytes) ? 1 : 0) : 2
+        }
+        if !r.readBit(UInt32(p[6]), bytes) {
+            if !r.readBit(UInt32(p[7]), bytes) {
+                return 5 &+ (r.readBit(159, bytes) ? 1 : 0)  // DCT_CAT1
+            }
+            return 7 &+ (r.readBit(165, bytes) ? 2 : 0) &+ (r.readBit(145, bytes) ? 1 : 0)  // DCT_CAT2
+        }
         let bit1 = r.readBit(UInt32(p[8]), bytes) ? 1 : 0
         let bit0 = r.readBit(UInt32(p[9 + bit1]), bytes) ? 1 : 0
         let cat = 2 * bit1 + bit0  // DCT_CAT3 ... DCT_CAT6
