@@ -40,9 +40,15 @@ enum VP8Upsampling {
         let lastPair = (width - 1) >> 1
         var x = 1
         if vectorized {
-            // Groups of 8 pairs in SIMD (VP8Upsampling+SIMD.swift), the rest here.
+            // Groups of 8 pairs in SIMD (VP8Upsampling+SSE2.swift on x86-64, else
+            // VP8Upsampling+SIMD.swift), the rest here.
+            #if arch(x86_64)
+            x = VP8UpsamplingSSE2.pairs(y: y, nearU: nearU, nearV: nearV, farU: farU, farV: farV,
+                                        dst: dst, lastPair: lastPair)
+            #else
             x = VP8UpsamplingSIMD.pairs(y: y, nearU: nearU, nearV: nearV, farU: farU, farV: farV,
                                         dst: dst, lastPair: lastPair)
+            #endif
         }
         var nearLeft = load(nearU, nearV, x - 1)
         var farLeft = load(farU, farV, x - 1)
