@@ -1,12 +1,11 @@
 import CodecCore
 
-/// What parsing a macroblock row changes besides its job: restored when the row runs out of
-/// input while more may come. (The job needs no copy: it goes to the writer only when the row
-/// is complete, and the next attempt parses the row into it again.)
+/// What parsing a macroblock row's tokens changes besides its job: restored when the row runs
+/// out of input while more may come. (The job needs no copy: it goes to the writer only when
+/// the row is complete, and the next attempt parses the row into it again. The headers of a
+/// row, ``VP8ModeRows``, are kept only when they are complete, and then stay.)
 struct VP8RowCheckpoint {
-    let modeReader: VP8BoolDecoder
     let tokenReaders: [VP8BoolDecoder]
-    let topModes: [UInt8]
     let nonZero: [UInt8]
 }
 
@@ -20,7 +19,7 @@ extension VP8Decoder {
             let decoder = try VP8Decoder(bytes, chunkSize: chunkSize, limits: limits, output: output)
             // A reader is primed when it is made: one primed past the bytes given would keep the
             // zero it shifted in, so wait until every partition's first bytes are there.
-            if !isFinal && (decoder.modeReader.isPastEnd || decoder.tokenReaders.contains { $0.isPastEnd }) { return nil }
+            if !isFinal && (decoder.modeRows.isPastEnd || decoder.tokenReaders.contains { $0.isPastEnd }) { return nil }
             return decoder
         } catch where error.kind == .truncated && !isFinal {
             return nil
@@ -62,7 +61,7 @@ extension VP8Decoder {
             // way back from the last pipeline (a frame or image just finished).
             if pipeline == nil && rowsDecoded >= (isFinal ? 1 : 2) && maxThreads > 1 && pipelines {
                 if spares.isEmpty { spares = VP8RowPipeline.spareJobs(layout) }
-                pipeline = VP8RowPipeline(writer: writer, jobs: spares)
+                pipeline = VP8RowPipeline(writer: writer, jobs: spares, headersAhead: isFinal ? modeRows : nil, bytes: bytes)
                 if pipeline != nil { (writer, spares) = (writer.placeholder(), []) }
             }
             if let pipeline { pipeline.handOver(&job) } else { writer.write(&job) }
@@ -83,21 +82,18 @@ extension VP8Decoder {
     /// Decodes the next row; when it runs out of bytes while the input is open, restores the
     /// readers and contexts it changed and sets ``stalledAt``.
     private mutating func decodeRowOrRestore(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(DecodingError) {
-        let saved = VP8RowCheckpoint(modeReader: modeReader, tokenReaders: tokenReaders, topModes: topModes,
-                                     nonZero: nonZero)
-        let consumed = tokenReaders.reduce(modeReader.position) { $0 + $1.position }
+        let saved = VP8RowCheckpoint(tokenReaders: tokenReaders, nonZero: nonZero)
+        let consumed = tokenReaders.reduce(modeRows.position) { $0 + $1.position }
         do throws(DecodingError) {
-            try decodeRow(bytes)
+            try decodeRow(bytes, isFinal: isFinal)
         } catch {
             if isFinal || error.kind != .truncated { throw error }
-            modeReader = saved.modeReader
             tokenReaders = saved.tokenReaders
-            topModes = saved.topModes
             nonZero = saved.nonZero
             stalledAt = bytes.count
             return
         }
         stalledAt = 0
-        lastRowBytes = tokenReaders.reduce(modeReader.position) { $0 + $1.position } - consumed
+        lastRowBytes = tokenReaders.reduce(modeRows.position) { $0 + $1.position } - consumed
     }
 }

@@ -3,9 +3,6 @@
 struct VP8RowBuffers {
     let bytes: UnsafeBufferPointer<UInt8>
     let coefficientProbabilities: UnsafePointer<UInt8>
-    let subblockModeProbabilities: UnsafePointer<UInt8>
-    /// 4 per macroblock of the row above, then 4 for the left of the current macroblock.
-    let modes: UnsafeMutablePointer<UInt8>
     /// 9 per macroblock of the row above, then 9 for the left.
     let nonZero: UnsafeMutablePointer<UInt8>
     /// The macroblock's ``VP8RowJob/coefficientsPerMacroblock`` coefficients.
@@ -15,8 +12,7 @@ struct VP8RowBuffers {
 
     /// The same buffers with the job's slots of macroblock `mbX`.
     func at(_ mbX: Int, coefficients: UnsafeMutablePointer<Int16>, blocks: UnsafeMutablePointer<UInt8>) -> VP8RowBuffers {
-        VP8RowBuffers(bytes: bytes, coefficientProbabilities: coefficientProbabilities,
-                      subblockModeProbabilities: subblockModeProbabilities, modes: modes, nonZero: nonZero,
+        VP8RowBuffers(bytes: bytes, coefficientProbabilities: coefficientProbabilities, nonZero: nonZero,
                       coefficients: coefficients + mbX * VP8RowJob.coefficientsPerMacroblock,
                       blocks: blocks + mbX * VP8RowJob.blocksPerMacroblock)
     }
@@ -34,35 +30,33 @@ struct VP8MacroblockHeader: Sendable {
 }
 
 extension VP8Decoder {
-    /// Parses every macroblock of row `mbY` into ``job``: header, coefficients, and the loop
-    /// filter parameters (``VP8RowWriter`` reconstructs the row). Returns true when a partition
-    /// ran out of data.
-    mutating func decodeMacroblocks(_ mbY: Int, _ modes: inout VP8BoolDecoder, _ tokens: inout VP8BoolDecoder,
-                                    _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Parses every macroblock of row `mbY` into ``job``: headers (from ``modeRows``),
+    /// coefficients, and the loop filter parameters (``VP8RowWriter`` reconstructs the row).
+    /// Returns true when a partition ran out of data.
+    mutating func decodeMacroblocks(_ mbY: Int, _ tokens: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>,
+                                    isFinal: Bool) -> Bool {
+        guard let modesTruncated = modeRows.claim(mbY, bytes: bytes, isFinal: isFinal), !modesTruncated else { return true }
         let header = self.header
         let mbWidth = self.mbWidth
         let strengths = filterStrengths
         let filterType = layout.filterType
+        let modeRows = self.modeRows
         var truncated = false
         header.coefficientProbabilities.withUnsafeBufferPointer { cp in
-        VP8Tables.keyFrameSubblockModeProbabilities.withUnsafeBufferPointer { sp in
-        topModes.withUnsafeMutableBufferPointer { tm in
         nonZero.withUnsafeMutableBufferPointer { nz in
         job.coefficients.withUnsafeMutableBufferPointer { co in
         job.blocks.withUnsafeMutableBufferPointer { bl in
         job.headers.withUnsafeMutableBufferPointer { hd in
         job.filters.withUnsafeMutableBufferPointer { rf in
-            guard let cpb = cp.baseAddress, let spb = sp.baseAddress, let tmb = tm.baseAddress,
-                  let nzb = nz.baseAddress, let cob = co.baseAddress, let blb = bl.baseAddress,
-                  let hdb = hd.baseAddress, let rfb = rf.baseAddress else { return }
-            let row = VP8RowBuffers(bytes: bytes, coefficientProbabilities: cpb, subblockModeProbabilities: spb,
-                                    modes: tmb, nonZero: nzb, coefficients: cob, blocks: blb)
-            // The left context starts over on each row (RFC 6386 11.3, 13.3).
-            (tmb + mbWidth * 4).update(repeating: 0, count: 4)
+            guard let cpb = cp.baseAddress, let nzb = nz.baseAddress, let cob = co.baseAddress,
+                  let blb = bl.baseAddress, let hdb = hd.baseAddress, let rfb = rf.baseAddress else { return }
+            modeRows.copy(row: mbY, into: hdb, blocks: blb)
+            let row = VP8RowBuffers(bytes: bytes, coefficientProbabilities: cpb, nonZero: nzb, coefficients: cob, blocks: blb)
+            // The left context starts over on each row (RFC 6386 13.3).
             (nzb + mbWidth * 9).update(repeating: 0, count: 9)
             for mbX in 0..<mbWidth {
                 let buffers = row.at(mbX, coefficients: cob, blocks: blb)
-                let mb = Self.readMacroblockHeader(&modes, buffers, header: header, mbX: mbX, mbWidth: mbWidth)
+                let mb = hdb[mbX]
                 var allZero = true
                 if mb.skipsCoefficients {
                     let top = nzb + mbX * 9, left = nzb + mbWidth * 9
@@ -80,19 +74,19 @@ extension VP8Decoder {
                     info.filtersInner = info.filtersInner || !allZero
                     rfb[mbX] = info
                 }
-                hdb[mbX] = mb
             }
-            if modes.isPastEnd { truncated = true }
-        }}}}}}}}
+        }}}}}}
         return truncated
     }
 
-    /// RFC 6386 19.3 and 11.2 to 11.4: segment id, skip flag, luma mode (sub-block modes with
-    /// the fixed key-frame probabilities and their above/left contexts), chroma mode.
+    /// RFC 6386 19.3 and 11.2 to 11.4: segment id, skip flag, luma mode (sub-block modes, into
+    /// `subblockModes`, with the fixed key-frame `probabilities` and their `top`/`left`
+    /// contexts, 4 each), chroma mode.
     @inline(__always)
-    static func readMacroblockHeader(_ r: inout VP8BoolDecoder, _ b: VP8RowBuffers, header: VP8FrameHeader,
-                                     mbX: Int, mbWidth: Int) -> VP8MacroblockHeader {
-        let bytes = b.bytes
+    static func readMacroblockHeader(_ r: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>, header: VP8FrameHeader,
+                                     top: UnsafeMutablePointer<UInt8>, left: UnsafeMutablePointer<UInt8>,
+                                     probabilities: UnsafePointer<UInt8>,
+                                     subblockModes: UnsafeMutablePointer<UInt8>) -> VP8MacroblockHeader {
         var mb = VP8MacroblockHeader()
         let seg = header.segmentation
         if seg.updatesMap {
@@ -100,8 +94,6 @@ extension VP8Decoder {
             mb.segment = !r.readBit(p[0], bytes) ? (r.readBit(p[1], bytes) ? 1 : 0) : (r.readBit(p[2], bytes) ? 3 : 2)
         }
         if header.usesSkipProbability { mb.skipsCoefficients = r.readBit(header.skipProbability, bytes) }
-        let top = b.modes + mbX * 4
-        let left = b.modes + mbWidth * 4
         mb.isSubblockPredicted = !r.readBit(145, bytes)
         if !mb.isSubblockPredicted {
             // kf_ymode_tree with kf_ymode_prob {145, 156, 163, 128}; numbered DC 0, TM 1, V 2, H 3,
@@ -114,10 +106,10 @@ extension VP8Decoder {
             for y in 0..<4 {
                 var mode = left[y]
                 for x in 0..<4 {
-                    let p = b.subblockModeProbabilities + (Int(top[x]) * 10 + Int(mode)) * 9
+                    let p = probabilities + (Int(top[x]) * 10 + Int(mode)) * 9
                     mode = readSubblockMode(&r, p, bytes)
                     top[x] = mode
-                    b.blocks[y * 4 + x] = mode
+                    subblockModes[y * 4 + x] = mode
                 }
                 left[y] = mode
             }

@@ -3,9 +3,9 @@ import CodecCore
 /// Decodes a VP8 key frame (WebP lossy, RFC 6386 as RFC 9649 wraps it) to RGBA8, bit-exact
 /// with libwebp's `WebPDecodeRGBA`, or shrinks it to a thumbnail as its rows come out.
 ///
-/// The state is a value: the frame header, the first partition's reader (modes), the token
-/// partitions' readers, the per-column contexts of the macroblock row above (sub-block modes,
-/// non-zero flags), the job one macroblock row is parsed into (``VP8RowJob``: modes and
+/// The state: the frame header, the first partition's macroblock headers (``VP8ModeRows``, a
+/// reference: with two threads the writing thread parses them ahead), the token partitions'
+/// readers, the non-zero flags along the macroblock row above, the job one macroblock row is parsed into (``VP8RowJob``: modes and
 /// dequantised coefficients), and the writer (``VP8RowWriter``) that reconstructs each row into
 /// a band of the planes, loop-filters it (which changes pixels of this row and the three lines
 /// above it) and converts the output rows that no later row can change, so the planes are
@@ -41,14 +41,12 @@ package struct VP8Decoder: Sendable {
     var header: VP8FrameHeader
     let mbWidth: Int
     let mbHeight: Int
-    var modeReader: VP8BoolDecoder
+    /// The first partition's macroblock headers, parsed row by row.
+    let modeRows: VP8ModeRows
     var tokenReaders: [VP8BoolDecoder]
     /// The loop filter's parameters per segment × B_PRED.
     let filterStrengths: [VP8FilterInfo]
     let layout: VP8BandLayout
-    /// Sub-block modes along the bottom of the row above (4 per macroblock) and, for the
-    /// current macroblock, along its left (`context[0..<4]`).
-    var topModes: [UInt8]
     /// Non-zero flags along the bottom of the row above, 9 per macroblock (4 Y, 2 U, 2 V, Y2),
     /// and along the left of the current macroblock (the last 9 entries).
     var nonZero: [UInt8]
@@ -100,13 +98,13 @@ package struct VP8Decoder: Sendable {
             throw .truncated("VP8 first partition passes the end of the data")
         }
         let partition0End = partition0 + tag.firstPartitionSize
-        modeReader = VP8BoolDecoder(bytes, start: partition0, end: partition0End)
+        var modeReader = VP8BoolDecoder(bytes, start: partition0, end: partition0End)
         header = try VP8FrameHeader(&modeReader, bytes, partitionsStart: partition0End, dataEnd: bytes.count)
+        modeRows = VP8ModeRows(reader: modeReader, header: header, mbWidth: mbWidth, mbHeight: mbHeight)
         tokenReaders = header.partitions.map { VP8BoolDecoder(bytes, start: $0.lowerBound, end: $0.upperBound) }
         layout = VP8BandLayout(width: tag.width, height: tag.height, mbWidth: mbWidth, mbHeight: mbHeight,
                                filterType: header.filter.level == 0 ? 0 : header.filter.isSimple ? 1 : 2)
         filterStrengths = VP8FilterInfo.strengths(header)
-        topModes = [UInt8](repeating: 0, count: (mbWidth + 1) * 4)
         nonZero = [UInt8](repeating: 0, count: (mbWidth + 1) * 9)
         job = VP8RowJob(layout)
         writer = VP8RowWriter(layout: layout, sink: sink)
@@ -114,12 +112,10 @@ package struct VP8Decoder: Sendable {
 
     /// Decodes the next macroblock row into ``job``, for the writer. Throws `truncated` when a
     /// partition ran out of data (libwebp's "premature end of partition 0 / of file").
-    mutating func decodeRow(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) {
+    mutating func decodeRow(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(DecodingError) {
         let mbY = mbRow
         var tokens = tokenReaders[mbY & (tokenReaders.count - 1)]
-        var modes = modeReader
-        let truncated = decodeMacroblocks(mbY, &modes, &tokens, bytes)
-        modeReader = modes
+        let truncated = decodeMacroblocks(mbY, &tokens, bytes, isFinal: isFinal)
         tokenReaders[mbY & (tokenReaders.count - 1)] = tokens
         if truncated { throw .truncated("VP8 partition ends before the last macroblock") }
         job.mbRow = mbY

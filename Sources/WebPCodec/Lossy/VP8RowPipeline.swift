@@ -1,10 +1,12 @@
 import CodecCore
 
-/// A VP8 decode on two threads (libwebp's `use_threads`): the caller parses and reconstructs
-/// macroblock row k + 1 while a pool thread (``PipelineStage``) loop-filters row k and writes
+/// A VP8 decode on two threads (libwebp's `use_threads`): the caller parses macroblock row
+/// k + 1 while a pool thread (``PipelineStage``) reconstructs and loop-filters row k and writes
 /// its output rows (``VP8RowWriter/write(_:)``). Rows go through ``jobsInFlight`` jobs besides
 /// the caller's, in order, so the writer sees exactly the rows, in the order, that it sees on
-/// one thread.
+/// one thread. With final input the pool thread also parses the first partition's headers a
+/// few rows ahead (``VP8ModeRows/parseAhead(through:bytes:)``) before writing each row: the
+/// caller's stage is the longer one.
 final class VP8RowPipeline {
     /// Jobs the stage holds besides the caller's: one being written, one waiting.
     static let jobsInFlight = 2
@@ -25,12 +27,21 @@ final class VP8RowPipeline {
         (0..<jobsInFlight).map { _ in VP8RowJob(layout) }
     }
 
+    /// The bytes of the decode call the pipeline lives in (it finishes before the call returns).
+    private struct Bytes: @unchecked Sendable { let buffer: UnsafeBufferPointer<UInt8> }
+
     /// Starts the writing thread with `writer` and `jobs` (``spareJobs(_:)``), which the
     /// pipeline holds until ``finish()``: the caller drops its copies before handing a row
-    /// over. Nil when the pool has no thread free.
-    init?(writer: VP8RowWriter, jobs: [VP8RowJob]) {
+    /// over. With `headersAhead` (final input), the thread parses its headers from `bytes`
+    /// ahead of the caller. Nil when the pool has no thread free.
+    init?(writer: VP8RowWriter, jobs: [VP8RowJob], headersAhead modeRows: VP8ModeRows?, bytes: UnsafeBufferPointer<UInt8>) {
         let box = WriterBox(writer)
-        guard let stage = PipelineStage(jobs: jobs, process: { box.writer.write(&$0) }) else { return nil }
+        let input = Bytes(buffer: bytes)
+        let stage = PipelineStage(jobs: jobs) { (job: inout VP8RowJob) in
+            modeRows?.parseAhead(through: job.mbRow + VP8ModeRows.lead, bytes: input.buffer)
+            box.writer.write(&job)
+        }
+        guard let stage else { return nil }
         self.stage = stage
         self.box = box
         layout = writer.layout
