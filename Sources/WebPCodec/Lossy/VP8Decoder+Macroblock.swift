@@ -83,10 +83,12 @@ extension VP8Decoder {
     /// `subblockModes`, with the fixed key-frame `probabilities` and their `top`/`left`
     /// contexts, 4 each), chroma mode.
     @inline(__always)
-    static func readMacroblockHeader(_ r: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>, header: VP8FrameHeader,
+    static func readMacroblockHeader(_ reader: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>, header: VP8FrameHeader,
                                      top: UnsafeMutablePointer<UInt8>, left: UnsafeMutablePointer<UInt8>,
                                      probabilities: UnsafePointer<UInt8>,
                                      subblockModes: UnsafeMutablePointer<UInt8>) -> VP8MacroblockHeader {
+        var r = reader
+        defer { reader = r }
         var mb = VP8MacroblockHeader()
         let seg = header.segmentation
         if seg.updatesMap {
@@ -121,8 +123,11 @@ extension VP8Decoder {
 
     /// bmode_tree (RFC 6386 11.2), modes numbered DC, TM, VE, HE, LD, RD, VR, VL, HD, HU.
     @inline(__always)
-    static func readSubblockMode(_ r: inout VP8BoolDecoder, _ p: UnsafePointer<UInt8>,
+    static func readSubblockMode(_ reader: inout VP8BoolDecoder, _ p: UnsafePointer<UInt8>,
                                  _ bytes: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        // A local copy, written back once (see VP8Tokens.readBlock).
+        var r = reader
+        defer { reader = r }
         if !r.readBit(UInt32(p[0]), bytes) { return 0 }
         if !r.readBit(UInt32(p[1]), bytes) { return 1 }
         if !r.readBit(UInt32(p[2]), bytes) { return 2 }

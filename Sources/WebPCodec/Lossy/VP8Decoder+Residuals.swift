@@ -29,8 +29,12 @@ enum VP8Tokens {
     /// position after the last token read before end of block (16 when the block ran to its
     /// end), which is what the non-zero context and the transform choice need.
     @inline(__always)
-    static func readBlock(_ r: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>, probs: UnsafePointer<UInt8>,
+    static func readBlock(_ reader: inout VP8BoolDecoder, _ bytes: UnsafeBufferPointer<UInt8>, probs: UnsafePointer<UInt8>,
                           context: Int, dc: Int32, ac: Int32, first: Int, out: UnsafeMutablePointer<Int16>) -> Int {
+        // A local copy, written back once: where the optimiser leaves this function out of
+        // line, the reader then stays in registers instead of memory through every decision.
+        var r = reader
+        defer { reader = r }
         var n = first
         var p = probs + bandOffset(n) + context &* 11
         while n < 16 {
