@@ -7,7 +7,8 @@ enum WebPLossyEncoder {
     /// The VP8 chunk's payload and the ALPH chunk's, if any.
     static func encode(argb: [UInt32], width: Int, height: Int, options: EncodingOptions)
         throws(EncodingError) -> (vp8: [UInt8], alpha: [UInt8]?) {
-        let settings = VP8Encoder.settings(quality: options.quality, effort: min(options.effort, 6))
+        let settings = VP8Encoder.Settings(quality: options.quality, effort: min(options.effort, 6),
+                                           noiseShaping: options.noiseShaping)
         let vp8 = try VP8Encoder.encode(argb: argb, width: width, height: height, settings: settings)
         let hasAlpha = argb.contains { $0 < 0xFF00_0000 }
         guard hasAlpha else { return (vp8, nil) }
@@ -22,25 +23,33 @@ enum WebPLossyEncoder {
         return min(256, q <= 70 ? 2 + q / 5 : 16 + (q - 70) * 8)
     }
 
-    /// ALPH: the header byte (pre-processing 1 when the levels were reduced, no filtering,
-    /// compression 1), then the VP8L image stream of the alpha values in green (RFC 9649
-    /// 2.7.1.2: the stream lacks the VP8L header's 5 bytes). Below 256 levels each alpha value
-    /// becomes the nearest of `levels` values spread evenly over the image's range of alpha.
+    /// ALPH: the header byte (pre-processing 1 when the levels were reduced, the filtering
+    /// method, compression 1), then the VP8L image stream of the filtered alpha values in green
+    /// (RFC 9649 2.7.1.2: the stream lacks the VP8L header's 5 bytes). Below 256 levels each
+    /// alpha value first becomes the nearest of `levels` values spread evenly over the image's
+    /// range of alpha. The filter (``WebPAlphaFilter/filter(_:width:height:method:)``) is the
+    /// estimated best below effort 8; from effort 8 all four are compressed and the smallest kept.
     static func alphaPayload(argb: [UInt32], width: Int, height: Int, effort: Int, quality: Double) -> [UInt8] {
         let levels = alphaLevels(quality: quality)
-        var green = argb.map { 0xFF00_0000 | ($0 >> 24) << 8 }
+        var alpha = argb.map { UInt8(truncatingIfNeeded: $0 >> 24) }
         if levels < 256 {
-            let low = Int(argb.min { $0 >> 24 < $1 >> 24 }.map { $0 >> 24 } ?? 0)
-            let high = Int(argb.max { $0 >> 24 < $1 >> 24 }.map { $0 >> 24 } ?? 255)
+            let low = Int(alpha.min() ?? 0), high = Int(alpha.max() ?? 255)
             let steps = max(1, levels - 1)
             let span = max(1, high - low)
-            for i in green.indices {
-                let a = Int((green[i] >> 8) & 0xFF)
-                let k = ((a - low) * steps + span / 2) / span
-                green[i] = 0xFF00_0000 | UInt32(low + (k * span + steps / 2) / steps) << 8
+            for i in alpha.indices {
+                let k = ((Int(alpha[i]) - low) * steps + span / 2) / span
+                alpha[i] = UInt8(low + (k * span + steps / 2) / steps)
             }
         }
-        let stream = VP8LEncoder.encode(argb: &green, width: width, height: height, effort: effort, exact: true)
-        return [levels < 256 ? 0x11 : 0x01] + stream.dropFirst(5)
+        let methods = effort >= 8 ? [0, 1, 2, 3] : [WebPAlphaFilter.estimatedMethod(alpha, width: width, height: height)]
+        var best: [UInt8] = []
+        for method in methods {
+            var green = WebPAlphaFilter.filter(alpha, width: width, height: height, method: method)
+                .map { 0xFF00_0000 | UInt32($0) << 8 }
+            let stream = VP8LEncoder.encode(argb: &green, width: width, height: height, effort: effort, exact: true)
+            let payload = [UInt8((levels < 256 ? 0x10 : 0) | method << 2 | 1)] + stream.dropFirst(5)
+            if best.isEmpty || payload.count < best.count { best = payload }
+        }
+        return best
     }
 }
