@@ -54,7 +54,18 @@ struct WebPAlphaFilterTests {
         #expect(WebPAlphaFilter.estimatedMethod([UInt8](repeating: 77, count: 1600), width: 40, height: 40) == 0)
     }
 
-    /// Lossy files with such alpha planes, at the estimate (effort 4) and trying all (effort 8):
+    /// Which methods are compressed: none alone for at most 16 values, the estimate below
+    /// effort 4, none and the estimate from 4, all from 8.
+    @Test func methodsTriedByEffort() {
+        let gradient = Self.plane(for: 3, width: 40, height: 40, seed: 3)
+        #expect(WebPLossyEncoder.filterMethods(gradient, width: 40, height: 40, effort: 2) == [3])
+        #expect(WebPLossyEncoder.filterMethods(gradient, width: 40, height: 40, effort: 5) == [0, 3])
+        #expect(WebPLossyEncoder.filterMethods(gradient, width: 40, height: 40, effort: 8) == [0, 1, 2, 3])
+        let fewValues = gradient.map { $0 & 0xF0 }
+        #expect(WebPLossyEncoder.filterMethods(fewValues, width: 40, height: 40, effort: 9) == [0])
+    }
+
+    /// Lossy files with such alpha planes, at the estimate (effort 2) and trying all (effort 8):
     /// the ALPH header names a filter, alpha decodes exactly (alphaQuality 1), libwebp agrees.
     @Test(arguments: [1, 2, 3])
     func filteredAlphaDecodesExactly(_ method: Int) throws {
@@ -62,7 +73,7 @@ struct WebPAlphaFilterTests {
         let alpha = Self.plane(for: method, width: width, height: height, seed: UInt64(method))
         var pixels = WebPEncoderTests.image(.smooth, width: width, height: height, seed: 2)
         for i in 0..<(width * height) { pixels[4 * i + 3] = alpha[i] }
-        for effort in [4, 8] {
+        for effort in [2, 8] {
             let bytes = try WebPEncoderTests.encode([pixels], width: width, height: height,
                                                     options: WebPLossyEncoderTests.lossy(effort: effort))
             let chunk = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("ALPH".utf8) })

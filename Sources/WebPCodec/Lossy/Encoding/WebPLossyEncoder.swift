@@ -27,8 +27,8 @@ enum WebPLossyEncoder {
     /// method, compression 1), then the VP8L image stream of the filtered alpha values in green
     /// (RFC 9649 2.7.1.2: the stream lacks the VP8L header's 5 bytes). Below 256 levels each
     /// alpha value first becomes the nearest of `levels` values spread evenly over the image's
-    /// range of alpha. The filter (``WebPAlphaFilter/filter(_:width:height:method:)``) is the
-    /// estimated best below effort 8; from effort 8 all four are compressed and the smallest kept.
+    /// range of alpha. Each of ``filterMethods(_:width:height:effort:)`` is compressed
+    /// (``WebPAlphaFilter/filter(_:width:height:method:)``, then VP8L) and the smallest kept.
     static func alphaPayload(argb: [UInt32], width: Int, height: Int, effort: Int, quality: Double) -> [UInt8] {
         let levels = alphaLevels(quality: quality)
         var alpha = argb.map { UInt8(truncatingIfNeeded: $0 >> 24) }
@@ -41,7 +41,7 @@ enum WebPLossyEncoder {
                 alpha[i] = UInt8(low + (k * span + steps / 2) / steps)
             }
         }
-        let methods = effort >= 8 ? [0, 1, 2, 3] : [WebPAlphaFilter.estimatedMethod(alpha, width: width, height: height)]
+        let methods = filterMethods(alpha, width: width, height: height, effort: effort)
         var best: [UInt8] = []
         for method in methods {
             var green = WebPAlphaFilter.filter(alpha, width: width, height: height, method: method)
@@ -51,5 +51,22 @@ enum WebPLossyEncoder {
             if best.isEmpty || payload.count < best.count { best = payload }
         }
         return best
+    }
+
+    /// The filtering methods to try: none for at most 16 alpha values (VP8L codes so few
+    /// values best as they are; a filter spreads them), else the estimated best
+    /// (``WebPAlphaFilter/estimatedMethod(_:width:height:)``), from effort 4 with none beside it
+    /// (VP8L's own predictors often do better than a filter), and from effort 8 all four, as
+    /// libwebp chooses (`-alpha_filter fast`, `best`).
+    static func filterMethods(_ alpha: [UInt8], width: Int, height: Int, effort: Int) -> [Int] {
+        var seen = [Bool](repeating: false, count: 256), distinct = 0
+        for a in alpha where !seen[Int(a)] {
+            seen[Int(a)] = true
+            distinct += 1
+        }
+        if distinct <= 16 { return [0] }
+        if effort >= 8 { return [0, 1, 2, 3] }
+        let estimate = WebPAlphaFilter.estimatedMethod(alpha, width: width, height: height)
+        return effort >= 4 && estimate != 0 ? [0, estimate] : [estimate]
     }
 }
