@@ -87,4 +87,21 @@ struct WebPAlphaFilterTests {
             if let libwebp = try WebPLossyEncoderTests.dwebp(bytes) { #expect(libwebp == decoded) }
         }
     }
+
+    /// The alpha compressed beside the colour and its candidates side by side: the same bytes
+    /// on one thread and on four.
+    @Test func threadsGiveTheSameBytes() throws {
+        let (width, height) = (40, 40)
+        let alpha = Self.plane(for: 1, width: width, height: height, seed: 1)
+        var pixels = WebPEncoderTests.image(.smooth, width: width, height: height, seed: 2)
+        for i in 0..<(width * height) { pixels[4 * i + 3] = alpha[i] }
+        for effort in [5, 8] {
+            var o = WebPLossyEncoderTests.lossy(effort: effort)
+            o.maxThreads = 1
+            let one = try WebPEncoderTests.encode([pixels], width: width, height: height, options: o)
+            o.maxThreads = 4
+            let four = try WebPEncoderTests.encode([pixels], width: width, height: height, options: o)
+            #expect(one == four, "effort \(effort)")
+        }
+    }
 }

@@ -4,16 +4,28 @@ import CodecCore
 /// opaque, the ALPH chunk (RFC 9649 2.7.1.2): the alpha plane as the green channel of a VP8L
 /// image stream without its header (compression method 1).
 enum WebPLossyEncoder {
-    /// The VP8 chunk's payload and the ALPH chunk's, if any.
+    /// The VP8 chunk's payload and the ALPH chunk's, if any. With `maxThreads` above 1 the
+    /// alpha is compressed on a second thread while the colour is coded (the bytes are the same).
     static func encode(argb: [UInt32], width: Int, height: Int, options: EncodingOptions)
         throws(EncodingError) -> (vp8: [UInt8], alpha: [UInt8]?) {
         let settings = VP8Encoder.Settings(quality: options.quality, effort: min(options.effort, 6),
                                            noiseShaping: options.noiseShaping)
-        let vp8 = try VP8Encoder.encode(argb: argb, width: width, height: height, settings: settings)
-        let hasAlpha = argb.contains { $0 < 0xFF00_0000 }
-        guard hasAlpha else { return (vp8, nil) }
-        return (vp8, alphaPayload(argb: argb, width: width, height: height, effort: options.effort,
-                                  quality: options.alphaQuality))
+        guard argb.contains(where: { $0 < 0xFF00_0000 }) else {
+            return (try VP8Encoder.encode(argb: argb, width: width, height: height, settings: settings), nil)
+        }
+        var vp8 = Result<[UInt8], EncodingError>.success([])
+        var alpha: [UInt8] = []
+        WorkerPool.shared.concurrentForEach(count: 2, maxThreads: options.maxThreads) { job in
+            if job == 0 {
+                vp8 = Result { () throws(EncodingError) in
+                    try VP8Encoder.encode(argb: argb, width: width, height: height, settings: settings)
+                }
+            } else {
+                alpha = alphaPayload(argb: argb, width: width, height: height, effort: options.effort,
+                                     quality: options.alphaQuality, maxThreads: options.maxThreads)
+            }
+        }
+        return (try vp8.get(), alpha)
     }
 
     /// The number of alpha levels kept at `quality` (0…1), as cwebp's `-alpha_q` counts them:
@@ -28,8 +40,10 @@ enum WebPLossyEncoder {
     /// (RFC 9649 2.7.1.2: the stream lacks the VP8L header's 5 bytes). Below 256 levels each
     /// alpha value first becomes the nearest of `levels` values spread evenly over the image's
     /// range of alpha. Each of ``filterMethods(_:width:height:effort:)`` is compressed
-    /// (``WebPAlphaFilter/filter(_:width:height:method:)``, then VP8L) and the smallest kept.
-    static func alphaPayload(argb: [UInt32], width: Int, height: Int, effort: Int, quality: Double) -> [UInt8] {
+    /// (``WebPAlphaFilter/filter(_:width:height:method:)``, then VP8L; on up to `maxThreads`
+    /// threads) and the smallest kept, the first of equals.
+    static func alphaPayload(argb: [UInt32], width: Int, height: Int, effort: Int, quality: Double,
+                             maxThreads: Int) -> [UInt8] {
         let levels = alphaLevels(quality: quality)
         var alpha = argb.map { UInt8(truncatingIfNeeded: $0 >> 24) }
         if levels < 256 {
@@ -42,15 +56,16 @@ enum WebPLossyEncoder {
             }
         }
         let methods = filterMethods(alpha, width: width, height: height, effort: effort)
-        var best: [UInt8] = []
-        for method in methods {
-            var green = WebPAlphaFilter.filter(alpha, width: width, height: height, method: method)
-                .map { 0xFF00_0000 | UInt32($0) << 8 }
-            let stream = VP8LEncoder.encode(argb: &green, width: width, height: height, effort: effort, exact: true)
-            let payload = [UInt8((levels < 256 ? 0x10 : 0) | method << 2 | 1)] + stream.dropFirst(5)
-            if best.isEmpty || payload.count < best.count { best = payload }
+        var payloads = [[UInt8]](repeating: [], count: methods.count)
+        payloads.withUnsafeMutableBufferPointer { out in
+            WorkerPool.shared.concurrentForEach(count: methods.count, maxThreads: maxThreads) { k in
+                var green = WebPAlphaFilter.filter(alpha, width: width, height: height, method: methods[k])
+                    .map { 0xFF00_0000 | UInt32($0) << 8 }
+                let stream = VP8LEncoder.encode(argb: &green, width: width, height: height, effort: effort, exact: true)
+                out[k] = [UInt8((levels < 256 ? 0x10 : 0) | methods[k] << 2 | 1)] + stream.dropFirst(5)
+            }
         }
-        return best
+        return payloads.min { $0.count < $1.count }!
     }
 
     /// The filtering methods to try: none for at most 16 alpha values (VP8L codes so few
