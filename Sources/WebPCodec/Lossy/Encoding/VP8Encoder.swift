@@ -2,7 +2,8 @@ import CodecCore
 
 /// Encodes a VP8 key frame (RFC 6386), the payload of a WebP `VP8 ` chunk (RFC 9649 2.5).
 ///
-/// An analysis pass gives the macroblocks their segments (``VP8SegmentPlan``, RFC 6386 9.3),
+/// With noise shaping an analysis pass first gives the macroblocks their segments
+/// (``VP8SegmentPlan``, RFC 6386 9.3);
 /// then three passes over the macroblocks: mode decision, quantization and reconstruction
 /// (``VP8MacroblockCoder``, into the decoder's work area so that predictions use what the
 /// decoder will have); then the tokens are counted to measure the coefficient probabilities
