@@ -24,6 +24,7 @@ struct EncodeFlags: ParsableArguments {
     @Flag(help: "JPEG: optimized Huffman tables.") var optimize = false
     @Option(help: "JPEG: restart interval, N MCU rows or NB MCUs.") var restart: String?
     @Option(help: "WebP: alpha quality 0-100.") var alphaQuality: Double?
+    @Option(help: "WebP lossy: spatial noise shaping 0-100 (cwebp -sns; default 0).") var sns: Double?
     @Option(help: "Shrink so that the longer side is at most N pixels.") var maxPixelSize: Int?
     @Option(help: "Largest file wanted, in bytes.") var maxFileSize: Int?
     @Flag(help: "Only the first frame.") var firstFrame = false
@@ -59,6 +60,10 @@ struct EncodeFlags: ParsableArguments {
         if let alphaQuality {
             guard (0...100).contains(alphaQuality) else { throw ValidationError("--alpha-quality must be within 0-100") }
             o.alphaQuality = alphaQuality / 100
+        }
+        if let sns {
+            guard (0...100).contains(sns) else { throw ValidationError("--sns must be within 0-100") }
+            o.noiseShaping = sns / 100
         }
         if let effort {
             guard (0...9).contains(effort) else { throw ValidationError("--effort must be within 0-9") }

@@ -12,7 +12,8 @@
 // Bit 0x20 of the third byte asks for lossy (VP8) frames instead, with a quality from the seventh
 // byte, mixed frames (the smaller of VP8 and VP8L) when bit 0x40 of the fifth is set, and an
 // alpha quality below 1 when the sixth byte is odd: then every frame must decode completely with
-// the size given and, at alpha quality 1, the alpha given.
+// the size given and, at alpha quality 1, the alpha given. Bit 0x04 of the eighth byte asks for
+// spatial noise shaping (segments) of strength `(byte >> 3) / 31`.
 // No main.swift: SwiftPM links an executable target's entry point as `FuzzWebPEncode_main`.
 #if canImport(Glibc)
 import Glibc
@@ -37,6 +38,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     options.quality = Double(b[6]) / 255
     options.alphaQuality = b[5] & 1 == 0 ? 1 : Double(b[5]) / 255
     options.effort = Int(b[4] % 10)
+    options.noiseShaping = b[7] & 0x04 == 0 ? 0 : Double(b[7] >> 3) / 31
     options.exact = b[4] & 0x80 != 0
     options.loopCount = Int(b[5])
     let colours = [0, 1, 2, 3, 5, 16, 17, 200, 300, 0][Int(b[6] % 10)]

@@ -91,6 +91,12 @@ public struct EncodingOptions: Sendable, Equatable {
     public var restartInterval: RestartInterval?
     /// WebP: quality of the alpha plane, 0…1 (cwebp `-alpha_q` ÷ 100).
     public var alphaQuality: Double = 1
+    /// WebP lossy: spatial noise shaping, 0…1 (cwebp `-sns` ÷ 100). Above 0 the macroblocks are
+    /// grouped by texture into up to four segments, quantized more coarsely where texture masks
+    /// the error and more finely where the image is smooth. 0 (the default, one segment) gives
+    /// the best PSNR for the size; cwebp's default is 0.5, which looks better and measures
+    /// about 0.2 dB lower.
+    public var noiseShaping: Double = 0
     /// Threads an encoder may use for one image (1: the caller's only). Default: the
     /// processors online, at most 4. The output is the same bytes for every value. JPEG: a
     /// baseline encode with the standard tables codes on a second thread.
@@ -102,12 +108,13 @@ public struct EncodingOptions: Sendable, Equatable {
     /// background, no size limits, every frame, default ``Limits``.
     public init() {}
 
-    /// Throws for a request out of range: quality or alpha quality outside 0…1 (or not a
-    /// number), effort outside 0…9, maxThreads below 1, a negative or too large loop count, a size of zero or less,
+    /// Throws for a request out of range: quality, alpha quality or noise shaping outside 0…1
+    /// (or not a number), effort outside 0…9, maxThreads below 1, a negative or too large loop count, a size of zero or less,
     /// an orientation outside 1…8, sampling factors outside 1…4, a negative restart interval.
     public func validate() throws(EncodingError) {
         guard quality >= 0, quality <= 1 else { throw .invalidRequest("quality must be within 0...1") }
         guard alphaQuality >= 0, alphaQuality <= 1 else { throw .invalidRequest("alpha quality must be within 0...1") }
+        guard noiseShaping >= 0, noiseShaping <= 1 else { throw .invalidRequest("noise shaping must be within 0...1") }
         guard (0...9).contains(effort) else { throw .invalidRequest("effort must be within 0...9") }
         guard maxThreads >= 1 else { throw .invalidRequest("maxThreads must be at least 1") }
         if let loopCount, !(0...65535).contains(loopCount) {

@@ -2,7 +2,9 @@ import CodecCore
 
 /// Encodes a VP8 key frame (RFC 6386), the payload of a WebP `VP8 ` chunk (RFC 9649 2.5).
 ///
-/// Three passes over the macroblocks: mode decision, quantization and reconstruction
+/// With noise shaping an analysis pass first gives the macroblocks their segments
+/// (``VP8SegmentPlan``, RFC 6386 9.3);
+/// then three passes over the macroblocks: mode decision, quantization and reconstruction
 /// (``VP8MacroblockCoder``, into the decoder's work area so that predictions use what the
 /// decoder will have); then the tokens are counted to measure the coefficient probabilities
 /// (RFC 6386 13.4: an update is written when it saves bits); then the first partition (frame
@@ -11,38 +13,21 @@ import CodecCore
 enum VP8Encoder {
     /// The settings of one frame.
     struct Settings {
-        /// The quantizer index 0…127 (RFC 6386 9.6).
-        var quantizerIndex: Int
+        /// cwebp's `-q` ÷ 100.
+        var quality: Double
         var effort: Int
-        var filterLevel: Int
+        /// cwebp's `-sns` ÷ 100 (``VP8SegmentPlan``).
+        var noiseShaping = 0.0
         var sharpness = 0
     }
 
-    /// libwebp's mapping in spirit: quality `c` (0…1) is made roughly linear in the file size
-    /// (`2c/3` below 0.75, `2c − 1` above), its cube root taken, and the index is
-    /// `127 · (1 − root)`.
-    static func quantizerIndex(quality: Double) -> Int {
-        let c = min(max(quality, 0), 1)
-        let linear = c < 0.75 ? c * 2 / 3 : 2 * c - 1
-        // The cube root by Newton's method (from 1, above the root of any value in 0…1).
-        var root = 1.0
-        if linear > 0 {
-            for _ in 0..<40 { root = (2 * root + linear / (root * root)) / 3 }
-        } else {
-            root = 0
-        }
-        return min(127, max(0, Int(127 * (1 - root))))
-    }
-
-    /// The loop filter level for a quantizer index: about a third of the AC factor (stronger
-    /// filtering for coarser quantization, RFC 6386 15.1), at most 63.
-    static func filterLevel(quantizerIndex q: Int) -> Int {
-        min(63, Int(VP8Tables.acQuantizer[min(max(q, 0), 127)]) * 3 / 8)
-    }
-
-    static func settings(quality: Double, effort: Int) -> Settings {
-        let q = quantizerIndex(quality: quality)
-        return Settings(quantizerIndex: q, effort: effort, filterLevel: filterLevel(quantizerIndex: q))
+    /// The segments for `settings`: with noise shaping, from the analysis pass
+    /// (``VP8SegmentAnalysis``); without it, one segment and no analysis.
+    static func segmentPlan(_ planes: VP8SourcePlanes, settings: Settings) -> VP8SegmentPlan {
+        let count = planes.mbWidth * planes.mbHeight
+        guard settings.noiseShaping > 0 && count > 1 else { return VP8SegmentPlan(quality: settings.quality, macroblocks: count) }
+        return VP8SegmentPlan(quality: settings.quality, noiseShaping: settings.noiseShaping,
+                              susceptibilities: VP8SegmentAnalysis.susceptibilities(planes), count: 4)
     }
 
     /// Encodes ARGB pixels (alpha ignored). Throws `limitExceeded` when the first partition
@@ -53,8 +38,10 @@ enum VP8Encoder {
         let count = mbWidth * mbHeight
         var info = [UInt8](repeating: 0, count: count * VP8MacroblockCoder.infoSize)
         var levels = [Int16](repeating: 0, count: count * VP8MacroblockCoder.levelsSize)
-        let quant = VP8QuantMatrix(index: settings.quantizerIndex, deltas: [0, 0, 0, 0, 0])
-        var coder = VP8MacroblockCoder(quant: quant, effort: settings.effort)
+        let plan = segmentPlan(planes, settings: settings)
+        var coders = plan.quantizerIndices.map {
+            VP8MacroblockCoder(quant: VP8QuantMatrix(index: $0, deltas: plan.deltas), effort: settings.effort)
+        }
         var work = [UInt8](repeating: 0, count: VP8RowWriter.workSize)
         var source = [UInt8](repeating: 0, count: VP8RowWriter.workSize)
         var topSamples = [UInt8](repeating: 0, count: mbWidth * 32)
@@ -68,8 +55,8 @@ enum VP8Encoder {
             let w = wb.baseAddress!, s = sb.baseAddress!, top = tb.baseAddress!, m = mb.baseAddress!
             // The first partition holds at most 2^19 bytes (RFC 6386 9.1): B_PRED, whose 16 modes
             // cost the most, is tried only while the modes so far stay within an even share of
-            // that (less 20,000 bits for the frame header).
-            let share = (Double((1 << 19) * 8) - 20_000) * 0.95 / Double(count)
+            // that (less 20,000 bits for the frame header and 2 per macroblock for its segment).
+            let share = (Double((1 << 19) * 8) - 20_000 - Double(2 * count)) * 0.95 / Double(count)
             var modeBits = 0.0
             for mbY in 0..<mbHeight {
                 VP8RowWriter.startRow(w, mbY: mbY)
@@ -79,7 +66,7 @@ enum VP8Encoder {
                     VP8RowWriter.loadEdges(w, top: top + mbX * 32, mbX: mbX, mbY: mbY, mbWidth: mbWidth,
                                          isSubblockPredicted: true)
                     planes.load(into: s, mbX: mbX, mbY: mbY)
-                    modeBits += coder.code(work: w, source: s, mbX: mbX, mbY: mbY, topModes: m + mbX * 4,
+                    modeBits += coders[Int(plan.map[index])].code(work: w, source: s, mbX: mbX, mbY: mbY, topModes: m + mbX * 4,
                                            leftModes: m + mbWidth * 4, allowsSubblocks: modeBits < share * Double(index + 1),
                                            info: ib.baseAddress! + index * VP8MacroblockCoder.infoSize,
                                            levels: lb.baseAddress! + index * VP8MacroblockCoder.levelsSize)
@@ -87,7 +74,7 @@ enum VP8Encoder {
                 }
             }
         }}}}}}
-        return try VP8FrameWriter(mbWidth: mbWidth, mbHeight: mbHeight, info: info, levels: levels)
-            .frame(width: width, height: height, settings: settings)
+        return try VP8FrameWriter(mbWidth: mbWidth, mbHeight: mbHeight, info: info, levels: levels, segments: plan)
+            .frame(width: width, height: height, sharpness: settings.sharpness)
     }
 }

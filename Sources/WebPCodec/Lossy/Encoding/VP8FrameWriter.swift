@@ -2,14 +2,16 @@ import CodecCore
 
 /// Writes a coded key frame: the frame tag and key-frame header (RFC 6386 9.1, 19.1), the
 /// first partition (frame header 19.2, macroblock headers 19.3) and the token partitions (9.5,
-/// 13), from the macroblocks' `info` and `levels` (see ``VP8MacroblockCoder``).
+/// 13), from the macroblocks' `info` and `levels` (see ``VP8MacroblockCoder``) and their
+/// segments.
 struct VP8FrameWriter {
     let mbWidth: Int, mbHeight: Int
     let info: [UInt8]
     let levels: [Int16]
+    let segments: VP8SegmentPlan
 
     /// The frame's bytes.
-    func frame(width: Int, height: Int, settings: VP8Encoder.Settings) throws(EncodingError) -> [UInt8] {
+    func frame(width: Int, height: Int, sharpness: Int) throws(EncodingError) -> [UInt8] {
         let count = mbWidth * mbHeight
         var skipped = 0
         for i in 0..<count where info[i * VP8MacroblockCoder.infoSize] & 2 != 0 { skipped += 1 }
@@ -23,9 +25,10 @@ struct VP8FrameWriter {
                                       count: 1 << log2Parts)
         emitTokens(into: &parts, usesSkip: skipProbability != nil)
         var first = VP8BoolEncoder()
-        writeFrameHeader(&first, settings: settings, log2Parts: log2Parts, probabilities: probabilities,
-                         skipProbability: skipProbability)
-        writeMacroblockHeaders(&first, skipProbability: skipProbability)
+        let treeProbabilities = segmentTreeProbabilities()
+        writeFrameHeader(&first, sharpness: sharpness, treeProbabilities: treeProbabilities, log2Parts: log2Parts,
+                         probabilities: probabilities, skipProbability: skipProbability)
+        writeMacroblockHeaders(&first, treeProbabilities: treeProbabilities, skipProbability: skipProbability)
         let firstBytes = first.finish()
         guard firstBytes.count < 1 << 19 else { throw .limitExceeded("VP8 first partition is larger than 512 KiB") }
         var out: [UInt8] = []
