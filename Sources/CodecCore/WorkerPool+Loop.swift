@@ -22,6 +22,28 @@ extension WorkerPool {
             loop.waitForHelpers()
         }
     }
+
+    /// ``concurrentForEach(count:maxThreads:_:)`` only when a pool thread takes part: false,
+    /// with no call made, when `maxThreads` or `count` is below 2 or the pool is busy, for
+    /// work that costs more in pieces on one thread than whole (the caller then does it whole).
+    package func concurrentForEachWithHelp(count: Int, maxThreads: Int, _ body: (Int) -> Void) -> Bool {
+        let helpers = min(maxThreads - 1, count - 1)
+        guard helpers > 0 else { return false }
+        return withoutActuallyEscaping(body) { body in
+            let loop = IndexLoop(count: count, body: body)
+            var started = 0
+            for _ in 0..<helpers where loop.join() {
+                guard tryStart({ loop.drain(); loop.leave() }) else {
+                    loop.leave()
+                    break
+                }
+                started += 1
+            }
+            if started > 0 { loop.drain() }
+            loop.waitForHelpers()
+            return started > 0
+        }
+    }
 }
 
 /// The shared state of one ``WorkerPool/concurrentForEach(count:maxThreads:_:)``: the next

@@ -56,6 +56,14 @@ package final class WorkerPool: @unchecked Sendable {
         return false
     }
 
+    /// Whether ``tryStart(_:whenBack:)`` would find a thread now: a hint for work that is worth
+    /// preparing only to run on two threads (by the time it is offered the answer may differ).
+    package var hasFreeThread: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return waiting > handedOver.count || started < capacity
+    }
+
     /// A thread's life: whatever is handed over, oldest first. Each piece of work is let go
     /// before waiting for the next (so that what it holds is not kept alive).
     private func serve() {

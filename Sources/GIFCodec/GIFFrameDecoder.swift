@@ -156,11 +156,13 @@ package final class GIFFrameDecoder: FrameJob {
     /// Decodes the whole image at once when `maxThreads` allows, the image is large and its data
     /// has all arrived: the LZW stream in two pieces on two threads (``LZWSplitDecoding``), then
     /// the rows drawn onto the canvas in bands by both, or into the thumbnail one after another.
-    /// False (nothing done) when the stream cannot be split or a piece fails: the caller decodes
-    /// in one piece.
+    /// False (nothing done) when the pool has no thread free (two pieces on one thread cost
+    /// more than one: the data gathered, two index buffers, a split search), the stream cannot
+    /// be split or a piece fails: the caller decodes in one piece.
     private func decodesInPieces(_ frame: GIFFrameData, _ input: InputBuffer, minimumCodeSize: Int) -> Bool {
         guard maxThreads > 1, pixelCount >= Self.minimumPiecesPixels, frame.complete,
-              frame.segments.allSatisfy({ $0.upperBound <= input.count }) else { return false }
+              frame.segments.allSatisfy({ $0.upperBound <= input.count }),
+              WorkerPool.shared.hasFreeThread else { return false }
         var data: [UInt8] = []
         data.reserveCapacity(frame.segments.reduce(0) { $0 + $1.count })
         for segment in frame.segments {

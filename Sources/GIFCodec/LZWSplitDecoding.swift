@@ -12,7 +12,8 @@ import CodecCore
 enum LZWSplitDecoding {
     /// The first `pixelCount` indices of the stream in `data` (its data sub-blocks' payloads in
     /// order), decoded in two pieces at once on `pool`; nil when there is no probable clear code
-    /// past the middle or when the stream does not give `pixelCount` indices.
+    /// past the middle, when the pool has no thread for the second piece (two pieces on one
+    /// thread cost more than one), or when the stream does not give `pixelCount` indices.
     static func decode(_ data: [UInt8], minimumCodeSize: Int, pixelCount: Int,
                        pool: WorkerPool = .shared) -> LZWPieces? {
         let split = data.withUnsafeBufferPointer { bytes in
@@ -23,7 +24,7 @@ enum LZWSplitDecoding {
         var indices = PixelStorage.make(count: pixelCount + slack, zeroed: false)
         var tail = PixelStorage.make(count: pixelCount + slack, zeroed: false)
         var head = LZWDecoder(minimumCodeSize: minimumCodeSize), headFill = 0, headUsed = 0, tailFill = 0
-        pool.concurrentForEach(count: 2, maxThreads: 2) { piece in
+        let helped = pool.concurrentForEachWithHelp(count: 2, maxThreads: 2) { piece in
             if piece == 0 {
                 headUsed = run(&head, data[...], into: &indices, fill: &headFill, limit: pixelCount, stopAtBit: split)
             } else {
@@ -33,6 +34,7 @@ enum LZWSplitDecoding {
                 _ = run(&decoder, data[(shift == 0 ? byte : byte + 1)...], into: &tail, fill: &tailFill, limit: pixelCount)
             }
         }
+        guard helped else { return nil }
         if head.outcome == .paused {
             let needed = pixelCount - headFill
             if tailFill >= needed { return LZWPieces(head: indices, tail: tail, split: headFill, count: pixelCount) }
