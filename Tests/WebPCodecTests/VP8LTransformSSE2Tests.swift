@@ -25,10 +25,7 @@ struct VP8LTransformSSE2Tests {
                                                            from: start, to: end, width: Self.width)
                             }
                             base.update(from: original, count: original.count)
-                            if !VP8LTransformSSE2.addRun(mode: mode, line, from: start, to: end, width: Self.width) {
-                                #expect([5, 6, 7, 10].contains(mode))
-                                continue
-                            }
+                            VP8LTransformSSE2.addRun(mode: mode, line, from: start, to: end, width: Self.width)
                             let got = Array(UnsafeBufferPointer(start: base, count: 2 * Self.width))
                             #expect(got == expected, "mode \(mode), \(start)..<\(end)")
                         }
@@ -40,7 +37,7 @@ struct VP8LTransformSSE2Tests {
                     VP8LTransform.addRunScalar(mode: 3, scalar.baseAddress! + Self.width, from: 1, to: Self.width, width: Self.width)
                 }
                 base.update(from: original, count: original.count)
-                _ = VP8LTransformSSE2.addRun(mode: 3, line, from: 1, to: Self.width, width: Self.width)
+                VP8LTransformSSE2.addRun(mode: 3, line, from: 1, to: Self.width, width: Self.width)
                 #expect(Array(UnsafeBufferPointer(start: base, count: 2 * Self.width)) == expected)
             }
         }

@@ -31,11 +31,12 @@ extension VP8LTransform {
     }
 
     /// Adds mode `mode`'s predictions to `line[start..<end]`: in SSE2 on x86-64 in optimised
-    /// builds (`VP8LTransformSSE2.addRun`, except the averaging modes), else in scalar code.
+    /// builds (`VP8LTransformSSE2.addRun`), else in scalar code.
     @inline(__always)
     static func addRun(mode: Int, _ line: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, width: Int) {
         #if arch(x86_64)
-        if VP8LTransformSSE2.isPreferred, VP8LTransformSSE2.addRun(mode: mode, line, from: start, to: end, width: width) {
+        if VP8LTransformSSE2.isPreferred {
+            VP8LTransformSSE2.addRun(mode: mode, line, from: start, to: end, width: width)
             return
         }
         #endif

@@ -70,25 +70,30 @@ enum VP8LTransformSSE2 {
     }
 
     /// RFC 9649 4.1: adds mode `mode`'s predictions to `line[start..<end]` as
-    /// `VP8LTransform.addRunScalar` does, and returns true; false (doing nothing) for the
-    /// averaging modes 5, 6, 7 and 10, whose scalar code is as fast. Modes without a left
-    /// neighbour take 4 pixels per step; the others one pixel per step, in a register.
-    static func addRun(mode: Int, _ line: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, width: Int) -> Bool {
+    /// `VP8LTransform.addRunScalar` does. Modes without a left neighbour take 4 pixels per
+    /// step; the others one pixel per step, the left neighbour kept in a register.
+    static func addRun(mode: Int, _ line: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, width: Int) {
         let top = UnsafePointer(line - width)
         switch mode {
         case 1: addLeft(line, from: start, to: end)
         case 2: addTop(line, top: top, from: start, to: end)
         case 3: addTop(line, top: top + 1, from: start, to: end)
         case 4: addTop(line, top: top - 1, from: start, to: end)
+        case 5, 6, 7, 10: addAverageLeft(mode: mode, line, top: top, from: start, to: end)
         case 8: addAverageTop(line, top: top, offset: -1, from: start, to: end)
         case 9: addAverageTop(line, top: top, offset: 1, from: start, to: end)
         case 11: addSelect(line, top: top, from: start, to: end)
         case 12: addClampFull(line, top: top, from: start, to: end)
         case 13: addClampHalf(line, top: top, from: start, to: end)
-        case 5, 6, 7, 10: return false
         default: addTop(line, top: nil, from: start, to: end)
         }
-        return true
+    }
+
+    /// RFC 9649 4.1, `Average2` of every byte: `pavgb` rounds up, so the halves of odd sums
+    /// are taken back.
+    @inline(__always)
+    static func average2(_ a: __m128i, _ b: __m128i) -> __m128i {
+        _mm_sub_epi8(_mm_avg_epu8(a, b), _mm_and_si128(_mm_xor_si128(a, b), _mm_set1_epi8(1)))
     }
 
     /// Modes 2, 3 and 4 (T, TR, TL: `predictors` is the top row shifted by 0, 1 or −1), and
@@ -112,11 +117,8 @@ enum VP8LTransformSSE2 {
     static func addAverageTop(_ line: UnsafeMutablePointer<UInt32>, top: UnsafePointer<UInt32>, offset: Int,
                               from start: Int, to end: Int) {
         var x = start
-        let ones = _mm_set1_epi8(1)
         while x &+ 4 <= end {
-            let a = load4(top + x), b = load4(top + (x &+ offset))
-            // The truncated mean: pavgb rounds up, so take back the halves of odd sums.
-            let mean = _mm_sub_epi8(_mm_avg_epu8(a, b), _mm_and_si128(_mm_xor_si128(a, b), ones))
+            let mean = average2(load4(top + x), load4(top + (x &+ offset)))
             store4(_mm_add_epi8(load4(line + x), mean), line + x)
             x &+= 4
         }
@@ -148,6 +150,27 @@ enum VP8LTransformSSE2 {
         while x < end {
             previous = VP8LTransform.addPixels(line[x], previous)
             line[x] = previous
+            x &+= 1
+        }
+    }
+
+    /// Modes 5, 6, 7 and 10, the averages with L: `Average2(Average2(L, TR), T)`,
+    /// `Average2(L, TL)`, `Average2(L, T)` and `Average2(Average2(L, TL), Average2(T, TR))`.
+    static func addAverageLeft(mode: Int, _ line: UnsafeMutablePointer<UInt32>, top: UnsafePointer<UInt32>,
+                               from start: Int, to end: Int) {
+        var left = load1(line[start &- 1])
+        var x = start
+        while x < end {
+            let prediction: __m128i
+            switch mode {
+            case 5: prediction = average2(average2(left, load1(top[x &+ 1])), load1(top[x]))
+            case 6: prediction = average2(left, load1(top[x &- 1]))
+            case 7: prediction = average2(left, load1(top[x]))
+            default:
+                prediction = average2(average2(left, load1(top[x &- 1])), average2(load1(top[x]), load1(top[x &+ 1])))
+            }
+            left = _mm_add_epi8(load1(line[x]), prediction)
+            line[x] = pixel(left)
             x &+= 1
         }
     }
