@@ -29,19 +29,34 @@ extension VP8LTransform {
         var x = 0
         while x < width {
             let element = elements[blockRow + (x >> bits)]
-            let greenToRed = Int(Int8(truncatingIfNeeded: element))
-            let greenToBlue = Int(Int8(truncatingIfNeeded: element &>> 8))
-            let redToBlue = Int(Int8(truncatingIfNeeded: element &>> 16))
             let end = min(width, x + blockSize)
-            while x < end {
-                let argb = line[x]
-                let green = argb &>> 8
-                let red = (Int(argb &>> 16 & 0xFF) &+ Self.colorTransformDelta(greenToRed, green)) & 0xFF
-                var blue = Int(argb & 0xFF) &+ Self.colorTransformDelta(greenToBlue, green)
-                blue = (blue &+ Self.colorTransformDelta(redToBlue, UInt32(red))) & 0xFF
-                line[x] = (argb & 0xFF00_FF00) | UInt32(red) << 16 | UInt32(blue)
-                x &+= 1
+            #if arch(x86_64)
+            if VP8LTransformSSE2.isPreferred {
+                VP8LTransformSSE2.inverseCrossColor(line, from: x, to: end, element: element)
+                x = end
+                continue
             }
+            #endif
+            Self.inverseCrossColor(line, from: x, to: end, element: element)
+            x = end
+        }
+    }
+
+    /// The inverse colour transform of `line[start..<end]`, one block's run, with the block's
+    /// `element` (the scalar twin of `VP8LTransformSSE2.inverseCrossColor`).
+    static func inverseCrossColor(_ line: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, element: UInt32) {
+        let greenToRed = Int(Int8(truncatingIfNeeded: element))
+        let greenToBlue = Int(Int8(truncatingIfNeeded: element &>> 8))
+        let redToBlue = Int(Int8(truncatingIfNeeded: element &>> 16))
+        var x = start
+        while x < end {
+            let argb = line[x]
+            let green = argb &>> 8
+            let red = (Int(argb &>> 16 & 0xFF) &+ colorTransformDelta(greenToRed, green)) & 0xFF
+            var blue = Int(argb & 0xFF) &+ colorTransformDelta(greenToBlue, green)
+            blue = (blue &+ colorTransformDelta(redToBlue, UInt32(red))) & 0xFF
+            line[x] = (argb & 0xFF00_FF00) | UInt32(red) << 16 | UInt32(blue)
+            x &+= 1
         }
     }
 

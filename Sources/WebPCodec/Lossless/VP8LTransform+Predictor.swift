@@ -30,10 +30,23 @@ extension VP8LTransform {
         }
     }
 
+    /// Adds mode `mode`'s predictions to `line[start..<end]`: in SSE2 on x86-64 in optimised
+    /// builds (`VP8LTransformSSE2.addRun`), else in scalar code.
+    @inline(__always)
+    static func addRun(mode: Int, _ line: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, width: Int) {
+        #if arch(x86_64)
+        if VP8LTransformSSE2.isPreferred {
+            VP8LTransformSSE2.addRun(mode: mode, line, from: start, to: end, width: width)
+            return
+        }
+        #endif
+        addRunScalar(mode: mode, line, from: start, to: end, width: width)
+    }
+
     /// Adds mode `mode`'s predictions to `line[start..<end]` (the documented hot loop: one
     /// loop per mode; the left neighbour is carried in a register, since reading it back from
     /// memory right after storing it stalls the load).
-    static func addRun(mode: Int, _ line: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, width: Int) {
+    static func addRunScalar(mode: Int, _ line: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, width: Int) {
         let top = line - width
         var x = start
         var left = line[start &- 1]
