@@ -191,14 +191,22 @@ struct VP8MacroblockCoder {
                     let list = raw.baseAddress!.assumingMemoryBound(to: Int.self)
                     if tried < 10 { rankByPrediction(list, dst: y + o, src: src + o, above: above, left: left) }
                 }
+                // The best candidate's reconstruction and levels are kept, and put back when a
+                // later candidate was coded over them (coding it again would give the same).
                 var best = (mode: 0, cost: Double.infinity)
+                var kept = Reconstruction()
+                var lastIsBest = false
                 for k in 0..<tried {
                     let mode = withUnsafeBytes(of: &candidates) { $0.load(fromByteOffset: k * 8, as: Int.self) }
                     let c = codeSubblock(mode, y + o, src + o, q: q, levels: levels + 16 * n)
                         + lambdaLuma * VP8ModeCost.subblockBits(mode, above: above, left: left)
-                    if c < best.cost { best = (mode, c) }
+                    lastIsBest = c < best.cost
+                    if lastIsBest {
+                        best = (mode, c)
+                        kept = Reconstruction(y + o, levels + 16 * n)
+                    }
                 }
-                _ = codeSubblock(best.mode, y + o, src + o, q: q, levels: levels + 16 * n)
+                if !lastIsBest { kept.restore(y + o, levels + 16 * n) }
                 m[n] = UInt8(best.mode)
                 total += best.cost
                 modeBits += VP8ModeCost.subblockBits(best.mode, above: above, left: left)
@@ -302,5 +310,28 @@ struct VP8MacroblockCoder {
             }
         }
         return sum
+    }
+}
+
+/// A coded sub-block's 4×4 reconstructed pixels (rows ``VP8Prediction/stride`` apart) and its
+/// 16 quantized levels.
+private struct Reconstruction {
+    var rows = SIMD4<UInt32>()
+    var levels = SIMD16<Int16>()
+
+    init() {}
+
+    init(_ pixels: UnsafePointer<UInt8>, _ levels: UnsafePointer<Int16>) {
+        for r in 0..<4 {
+            rows[r] = UnsafeRawPointer(pixels + r * VP8Prediction.stride).loadUnaligned(as: UInt32.self)
+        }
+        self.levels = UnsafeRawPointer(levels).loadUnaligned(as: SIMD16<Int16>.self)
+    }
+
+    func restore(_ pixels: UnsafeMutablePointer<UInt8>, _ levels: UnsafeMutablePointer<Int16>) {
+        for r in 0..<4 {
+            UnsafeMutableRawPointer(pixels + r * VP8Prediction.stride).storeBytes(of: rows[r], as: UInt32.self)
+        }
+        UnsafeMutableRawPointer(levels).storeBytes(of: self.levels, as: SIMD16<Int16>.self)
     }
 }
