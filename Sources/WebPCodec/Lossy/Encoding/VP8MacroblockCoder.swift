@@ -289,13 +289,14 @@ struct VP8MacroblockCoder {
     @inline(__always)
     static func estimatedBits(_ levels: UnsafePointer<Int16>, first: Int, last: Int) -> Double {
         guard last >= first else { return 1 }
-        var bits = 1.0
+        // In half bits, so the sum stays an integer.
+        var halves: Int32 = 2
         for n in first...last {
             let l = Int32(levels[n])
             let v = l < 0 ? -l : l
-            bits += v == 0 ? 1.5 : v == 1 ? 3.5 : 5 + 2 * Double(32 - v.leadingZeroBitCount)
+            halves &+= v < 2 ? 3 &+ 4 &* v : 10 &+ 4 &* Int32(32 &- v.leadingZeroBitCount)
         }
-        return bits
+        return Double(halves) / 2
     }
 
     /// The sum of squared differences of two areas of stride 32.
