@@ -104,4 +104,23 @@ struct WebPAlphaFilterTests {
             #expect(one == four, "effort \(effort)")
         }
     }
+
+    /// Noise in the alpha plane compresses to more than its raw size: the ALPH chunk is then
+    /// raw (compression 0, no filter), alpha decodes exactly, libwebp agrees.
+    @Test func incompressibleAlphaIsRaw() throws {
+        let (width, height) = (40, 40)
+        var rng = SplitMix64(seed: 5)
+        var pixels = WebPEncoderTests.image(.smooth, width: width, height: height, seed: 2)
+        for i in 0..<(width * height) { pixels[4 * i + 3] = UInt8.random(in: 0...255, using: &rng) }
+        let bytes = try WebPEncoderTests.encode([pixels], width: width, height: height,
+                                                options: WebPLossyEncoderTests.lossy(effort: 5))
+        let chunk = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("ALPH".utf8) })
+        let size = Int(bytes[chunk + 4]) | Int(bytes[chunk + 5]) << 8 | Int(bytes[chunk + 6]) << 16
+        #expect(bytes[chunk + 8] == 0 && size == 1 + width * height, "header \(bytes[chunk + 8]), size \(size)")
+        let decoded = try WebPEncoderTests.decode(bytes)[0]
+        let decodedAlpha = (0..<(width * height)).map { decoded[4 * $0 + 3] }
+        let sourceAlpha = (0..<(width * height)).map { pixels[4 * $0 + 3] }
+        #expect(decodedAlpha == sourceAlpha)
+        if let libwebp = try WebPLossyEncoderTests.dwebp(bytes) { #expect(libwebp == decoded) }
+    }
 }

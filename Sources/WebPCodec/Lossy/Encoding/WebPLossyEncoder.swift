@@ -2,7 +2,8 @@ import CodecCore
 
 /// Encodes a lossy WebP image: the `VP8 ` chunk (``VP8Encoder``) and, when a pixel is not
 /// opaque, the ALPH chunk (RFC 9649 2.7.1.2): the alpha plane as the green channel of a VP8L
-/// image stream without its header (compression method 1).
+/// image stream without its header (compression method 1), or raw (method 0) when that is
+/// smaller, as libwebp falls back.
 enum WebPLossyEncoder {
     /// The VP8 chunk's payload and the ALPH chunk's, if any. With `maxThreads` above 1 the
     /// alpha is compressed on a second thread while the colour is coded (the bytes are the same).
@@ -65,7 +66,10 @@ enum WebPLossyEncoder {
                 out[k] = [UInt8((levels < 256 ? 0x10 : 0) | methods[k] << 2 | 1)] + stream.dropFirst(5)
             }
         }
-        return payloads.min { $0.count < $1.count }!
+        let compressed = payloads.min { $0.count < $1.count }!
+        // Raw (compression 0, no filter): one byte a pixel after the header.
+        guard compressed.count > 1 + alpha.count else { return compressed }
+        return [UInt8(levels < 256 ? 0x10 : 0)] + alpha
     }
 
     /// The filtering methods to try: none for at most 16 alpha values (VP8L codes so few
