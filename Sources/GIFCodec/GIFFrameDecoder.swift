@@ -129,7 +129,7 @@ package final class GIFFrameDecoder: FrameJob {
                 return
             }
             lzw = LZWDecoder(minimumCodeSize: size)
-            indices = [UInt8](repeating: 0, count: windowSize + LZWDecoder.maxStringLength + LZWDecoder.copySlack)
+            indices = [UInt8](repeating: 0, count: windowSize + LZWDecoder.outputSlack)
         }
         while !finished {
             let gathered = stage(frame.segments, input)

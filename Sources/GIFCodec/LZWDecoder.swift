@@ -15,11 +15,15 @@
 ///   The code width grows as soon as the next free entry no longer fits it, also right after a
 ///   clear code, which matters for sizes 0 and 1 (as giflib and Wuffs count).
 ///
-/// Speed: an entry's string is its predecessor's string plus one byte, and both were written
-/// one after the other, so the entry's whole string already lies in the output at the position
-/// where its predecessor's string began. While that position is still in the caller's window,
-/// a code is decoded by copying eight bytes at a time from there; otherwise the prefix chain is
-/// walked back to front.
+/// Speed: every entry keeps the first eight bytes of its string beside it, so a string of up to
+/// eight bytes (a photo's codes are almost all literals and short strings) is one 8-byte store,
+/// with no branch on the kind of code and no read of output written a moment before (such a
+/// read spans several recent stores, which the processor cannot forward, and waits for them).
+/// The rest of a longer string already lies in the output: an entry's string is its
+/// predecessor's string plus one byte, and both were written one after the other, so the whole
+/// string starts where its predecessor's string began. While that position is still in the
+/// caller's window the rest is copied from there eight bytes at a time; otherwise the prefix
+/// chain is walked back to front.
 struct LZWDecoder {
     /// Why decoding stopped for good, or `running`; `paused` after the clear code that ends at
     /// the `stopAtBit` of a ``decode(_:into:base:fill:limit:stopAtBit:)`` call (the next call
@@ -32,6 +36,9 @@ struct LZWDecoder {
     static let maxStringLength = 4096
     /// Bytes past `limit + maxStringLength` that the output must have: copies run in 8-byte steps.
     static let copySlack = 8
+    /// Bytes past `limit` that the output of a ``decode(_:into:base:fill:limit:stopAtBit:)``
+    /// call must have.
+    static let outputSlack = maxStringLength + copySlack
 
     let minimumCodeSize: Int
     let clearCode: Int
@@ -43,9 +50,11 @@ struct LZWDecoder {
     /// Input bits not yet used, the oldest in the low bits.
     private var bitBuffer: UInt64 = 0
     private var bitCount = 0
-    /// Entry `c` packs its prefix code (bits 0–11), last byte (bits 12–19), string length
-    /// (bits 20–31) and the absolute output position where its string was written (bits 32–63;
-    /// positions stay below 65535² + 4096 < 2^32). Literals have length 1.
+    /// Two words per entry. Word `2c` packs entry `c`'s prefix code (bits 0–11), last byte
+    /// (bits 12–19), string length (bits 20–31) and the absolute output position where its
+    /// string was written (bits 32–63; positions stay below 65535² + 4096 < 2^32). Word `2c + 1`
+    /// holds the string's first eight bytes, little-endian, zero past its end. Literals have
+    /// length 1.
     private var table: [UInt64]
     /// The absolute output position where the previous code's string began.
     private var previousStart = 0
@@ -59,8 +68,11 @@ struct LZWDecoder {
         clearCode = 1 << minimumCodeSize
         codeSize = minimumCodeSize + 1
         nextCode = clearCode + 2
-        table = [UInt64](repeating: 0, count: Self.tableSize)
-        for c in 0..<clearCode { table[c] = UInt64(c) << 12 | 1 << 20 }
+        table = [UInt64](repeating: 0, count: 2 * Self.tableSize)
+        for c in 0..<clearCode {
+            table[2 * c] = UInt64(c) << 12 | 1 << 20
+            table[2 * c + 1] = UInt64(c)
+        }
     }
 
     /// Starts with the high `8 − shift` bits of `byte` already read, ahead of the input of the
@@ -72,7 +84,7 @@ struct LZWDecoder {
     }
 
     /// Decodes codes from `input` into `output`, starting at `fill`, while `fill < limit`.
-    /// `output` must have room for `limit + maxStringLength + copySlack` bytes; its byte 0 is
+    /// `output` must have room for `limit + outputSlack` bytes; its byte 0 is
     /// the absolute output position `base`, and the bytes before `fill` are earlier output
     /// (the window copies come from). Returns the input bytes used; bits left over from the
     /// last byte are kept for the next call. With `stopAtBit` (counted from bit 0 of this call's
@@ -113,8 +125,9 @@ struct LZWDecoder {
         var outcome: Outcome
     }
 
-    /// The hot loop: one code per iteration, its string copied from where the same string was
-    /// written before, or written back to front from the table.
+    /// The hot loop: one code per iteration, its first eight bytes stored from the table, the
+    /// rest copied from where the same string was written before or written back to front from
+    /// the table.
     @inline(__always)
     private static func run(_ r: Registers, _ input: UnsafeBufferPointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>,
                             base: Int, limit: Int, table t: UnsafeMutablePointer<UInt64>, minimumCodeSize: Int,
@@ -122,8 +135,7 @@ struct LZWDecoder {
         var bits = r.bits, count = r.count, size = r.size, next = r.next, previous = r.previous
         var previousStart = r.previousStart, used = r.used, out = r.out, outcome = Outcome.running
         var mask = (1 &<< size) &- 1
-        let available = input.count, clear = 1 &<< minimumCodeSize, end = clear &+ 1, initialSize = minimumCodeSize &+ 1
-        let firstEntry = clear &+ 2
+        let available = input.count, clear = 1 &<< minimumCodeSize
         let source = UnsafeRawPointer(input.baseAddress)
         while out < limit {
             if count < size {
@@ -144,45 +156,54 @@ struct LZWDecoder {
             let code = Int(truncatingIfNeeded: bits) & mask
             bits &>>= UInt64(truncatingIfNeeded: size)
             count &-= size
-            if code == clear {
-                size = initialSize
+            if UInt(bitPattern: code &- clear) < 2 {
+                if code != clear { outcome = .endCode; break }
+                size = minimumCodeSize &+ 1
                 mask = (1 &<< size) &- 1
-                next = firstEntry
+                next = clear &+ 2
                 previous = -1
                 if used &<< 3 &- count == stopAtBit { outcome = .paused; break }
                 continue
             }
-            if code == end { outcome = .endCode; break }
-            let length: Int
-            if code < clear {
-                length = 1
-                output[out] = UInt8(truncatingIfNeeded: code)
-            } else if code < next {
-                let entry = t[code]
+            let length: Int, first: UInt64
+            if code < next {
+                let entry = t[2 &* code], head = t[2 &* code &+ 1]
                 length = Int(truncatingIfNeeded: entry &>> 20) & 0xFFF
-                let from = Int(truncatingIfNeeded: entry &>> 32) &- base
-                if from >= 0 {
-                    copy(output + from, to: output + out, count: length)
-                } else {
-                    walk(code, length: length, table: t, to: output + out)
+                first = head & 0xFF
+                UnsafeMutableRawPointer(output + out).storeBytes(of: head.littleEndian, as: UInt64.self)
+                if length > 8 {
+                    let from = Int(truncatingIfNeeded: entry &>> 32) &- base
+                    if from >= 0 {
+                        copy(output + (from &+ 8), to: output + (out &+ 8), count: length &- 8)
+                    } else {
+                        walk(code, length: length, table: t, to: output + out)
+                    }
                 }
             } else if code == next && previous >= 0 {
                 // KwKwK: the previous string, then its first byte again.
-                length = Int(truncatingIfNeeded: t[previous] &>> 20) & 0xFFF &+ 1
-                if previousStart >= 0 {
-                    copy(output + previousStart, to: output + out, count: length &- 1)
-                } else {
-                    walk(previous, length: length &- 1, table: t, to: output + out)
+                let entry = t[2 &* previous], head = t[2 &* previous &+ 1]
+                let previousLength = Int(truncatingIfNeeded: entry &>> 20) & 0xFFF
+                length = previousLength &+ 1
+                first = head & 0xFF
+                UnsafeMutableRawPointer(output + out).storeBytes(of: head.littleEndian, as: UInt64.self)
+                if previousLength > 8 {
+                    if previousStart >= 0 {
+                        copy(output + (previousStart &+ 8), to: output + (out &+ 8), count: previousLength &- 8)
+                    } else {
+                        walk(previous, length: previousLength, table: t, to: output + out)
+                    }
                 }
-                output[out &+ length &- 1] = output[out]
+                output[out &+ previousLength] = UInt8(truncatingIfNeeded: first)
             } else {
                 outcome = .invalidCode
                 break
             }
             if previous >= 0 && next < tableSize {
-                let previousLength = (t[previous] &>> 20) & 0xFFF
-                t[next] = UInt64(truncatingIfNeeded: previous) | UInt64(output[out]) &<< 12 | (previousLength &+ 1) &<< 20
+                let entry = t[2 &* previous], head = t[2 &* previous &+ 1]
+                let previousLength = (entry &>> 20) & 0xFFF
+                t[2 &* next] = UInt64(truncatingIfNeeded: previous) | first &<< 12 | (previousLength &+ 1) &<< 20
                     | UInt64(truncatingIfNeeded: previousStart &+ base) &<< 32
+                t[2 &* next &+ 1] = previousLength < 8 ? head | first &<< (previousLength &* 8) : head
                 next &+= 1
             }
             if next > mask && size < 12 {
@@ -215,10 +236,10 @@ struct LZWDecoder {
     private static func walk(_ code: Int, length: Int, table t: UnsafeMutablePointer<UInt64>, to out: UnsafeMutablePointer<UInt8>) {
         var c = code, p = length &- 1
         while p > 0 {
-            out[p] = UInt8(truncatingIfNeeded: t[c] &>> 12)
-            c = Int(t[c] & 0xFFF)
+            out[p] = UInt8(truncatingIfNeeded: t[2 &* c] &>> 12)
+            c = Int(t[2 &* c] & 0xFFF)
             p &-= 1
         }
-        out[0] = UInt8(truncatingIfNeeded: t[c] &>> 12)
+        out[0] = UInt8(truncatingIfNeeded: t[2 &* c] &>> 12)
     }
 }

@@ -20,7 +20,7 @@ enum LZWSplitDecoding {
             LZWSplitPoint.candidate(in: bytes, minimumCodeSize: minimumCodeSize, fromBit: bytes.count * 4)
         }
         guard let split else { return nil }
-        let slack = LZWDecoder.maxStringLength + LZWDecoder.copySlack
+        let slack = LZWDecoder.outputSlack
         var indices = PixelStorage.make(count: pixelCount + slack, zeroed: false)
         var tail = PixelStorage.make(count: pixelCount + slack, zeroed: false)
         var head = LZWDecoder(minimumCodeSize: minimumCodeSize), headFill = 0, headUsed = 0, tailFill = 0

@@ -8,7 +8,7 @@ struct LZWTests {
     /// Decodes `stream` with the LZW decoder alone, `chunk` input bytes per call.
     static func decode(_ stream: [UInt8], minimumCodeSize: Int, count: Int, chunk: Int = .max) -> ([UInt8], LZWDecoder.Outcome) {
         var decoder = LZWDecoder(minimumCodeSize: minimumCodeSize)
-        var out = [UInt8](repeating: 0, count: count + LZWDecoder.maxStringLength + LZWDecoder.copySlack)
+        var out = [UInt8](repeating: 0, count: count + LZWDecoder.outputSlack)
         var fill = 0, position = 0
         while fill < count {
             let end = min(stream.count, position &+ chunk)
