@@ -138,20 +138,20 @@ struct LZWDecoder {
         let available = input.count, clear = 1 &<< minimumCodeSize
         let source = UnsafeRawPointer(input.baseAddress)
         while out < limit {
-            if count < size {
-                if let source, available &- used >= 8 {
-                    // Eight bytes at once; keep the whole bytes that fit above the bits held.
-                    bits |= UInt64(littleEndian: (source + used).loadUnaligned(as: UInt64.self)) &<< UInt64(truncatingIfNeeded: count)
-                    used &+= (63 &- count) &>> 3
-                    count |= 56
-                } else {
-                    while count <= 56 && used < available {
-                        bits |= UInt64(input[used]) &<< UInt64(truncatingIfNeeded: count)
-                        count &+= 8
-                        used &+= 1
-                    }
-                    if count < size { break }
+            if let source, available &- used >= 8 {
+                // Eight bytes at once, before every code (no branch on the bits held); keep the
+                // whole bytes that fit above the bits held. Bits above `count` are zero or
+                // already these same input bits, so the OR is right however many are held.
+                bits |= UInt64(littleEndian: (source + used).loadUnaligned(as: UInt64.self)) &<< UInt64(truncatingIfNeeded: count)
+                used &+= (63 &- count) &>> 3
+                count |= 56
+            } else if count < size {
+                while count <= 56 && used < available {
+                    bits |= UInt64(input[used]) &<< UInt64(truncatingIfNeeded: count)
+                    count &+= 8
+                    used &+= 1
                 }
+                if count < size { break }
             }
             let code = Int(truncatingIfNeeded: bits) & mask
             bits &>>= UInt64(truncatingIfNeeded: size)
