@@ -7,6 +7,11 @@
 /// decoded while the pool is busy runs on fewer threads but never waits for another image's, and
 /// no nesting of offers can deadlock. `maxThreads` (``DecodingOptions/maxThreads``,
 /// ``EncodingOptions/maxThreads``) bounds how many threads one image asks for.
+///
+/// The callers count too: a thread decoding an image (``occupying(_:)``) holds a core, so the
+/// pool says no while the callers and its busy threads already fill the processors (its
+/// capacity plus one). Four images decoded at once on two cores then run on their own threads
+/// only, instead of four decodes and a pool thread taking turns on two cores.
 package final class WorkerPool: @unchecked Sendable {
     /// The process's pool: one thread fewer than the processors online (the caller's thread is
     /// the other), at least one, at most 15.
@@ -20,6 +25,8 @@ package final class WorkerPool: @unchecked Sendable {
     /// Threads waiting for work.
     private var waiting = 0
     private var started = 0
+    /// Callers inside ``occupying(_:)``.
+    private var occupied = 0
 
     package init(capacity: Int) {
         self.capacity = max(capacity, 1)
@@ -33,6 +40,10 @@ package final class WorkerPool: @unchecked Sendable {
     package func tryStart(_ body: @escaping @Sendable () -> Void, whenBack: (@Sendable () -> Void)? = nil) -> Bool {
         let work = Work(body, whenBack: whenBack)
         lock.lock()
+        guard hasFreeCore else {
+            lock.unlock()
+            return false
+        }
         if waiting > handedOver.count {
             handedOver.append(work)
             lock.signal()
@@ -61,7 +72,27 @@ package final class WorkerPool: @unchecked Sendable {
     package var hasFreeThread: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return waiting > handedOver.count || started < capacity
+        return hasFreeCore && (waiting > handedOver.count || started < capacity)
+    }
+
+    /// Runs `body`, codec work on the caller's thread, counted as holding a core while it runs
+    /// (a decode inside another's counts twice, which only makes the pool more careful).
+    package func occupying<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        lock.lock()
+        occupied += 1
+        lock.unlock()
+        defer {
+            lock.lock()
+            occupied -= 1
+            lock.unlock()
+        }
+        return try body()
+    }
+
+    /// Whether a processor is left over by the callers and the threads at work or about to
+    /// be (the lock held).
+    private var hasFreeCore: Bool {
+        occupied + (started - waiting) + handedOver.count < capacity + 1
     }
 
     /// A thread's life: whatever is handed over, oldest first. Each piece of work is let go

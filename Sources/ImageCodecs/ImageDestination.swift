@@ -150,15 +150,18 @@ public final class ImageDestination {
         try sink.write(best)
     }
 
-    /// Runs one encoder over every frame.
+    /// Runs one encoder over every frame. The encoding counts as holding a core of the worker
+    /// pool's machine (`WorkerPool.occupying`), as a source's decoding of a frame does.
     private func encode(_ canvas: EncodingCanvas, _ options: EncodingOptions,
                         to sink: inout some ByteSink) throws(EncodingError) {
+        let pool = WorkerPool.shared
         var encoder = try coder.makeEncoder(options: options)
-        try encoder.begin(canvas, to: &sink)
+        try pool.occupying { () throws(EncodingError) in try encoder.begin(canvas, to: &sink) }
         for pending in frames {
-            try encoder.add(try materialize(pending), to: &sink)
+            let frame = try materialize(pending)
+            try pool.occupying { () throws(EncodingError) in try encoder.add(frame, to: &sink) }
         }
-        try encoder.finish(to: &sink)
+        try pool.occupying { () throws(EncodingError) in try encoder.finish(to: &sink) }
     }
 
     /// The frame to encode; a source's frame is decoded now.

@@ -7,19 +7,22 @@ extension ImageSource {
     /// The input is copied under the parser's lock (a copy of the segment list: no byte is
     /// copied), then the parser's lock is released and the renderer's taken, so appends and
     /// readers go on while `body` decodes. A sticky error the renderer meets (a still image's
-    /// pixels) is handed to the parser's side, where ``status`` and ``error`` see it.
+    /// pixels) is handed to the parser's side, where ``status`` and ``error`` see it. The
+    /// decode counts as holding a core of the worker pool's machine (`WorkerPool.occupying`).
     func render<R>(_ body: (any ImageDecoding, InputBuffer) throws(DecodingError) -> R) throws(DecodingError) -> R {
         let (input, coder, error) = state.withLock { ($0.input, $0.coder, $0.error) }
         if let error { throw error }
         guard let coder else { throw .invalidRequest("frame index out of range") }
         let (result, sticky) = renderer.withLock { r -> (Result<R, DecodingError>, DecodingError?) in
-            let decoder = r.decoder ?? coder.makeDecoder(options: rendering)
-            r.decoder = decoder
-            do throws(DecodingError) {
-                try Self.catchUp(&r, decoder, input)
-                return (.success(try body(decoder, input)), decoder.error)
-            } catch {
-                return (.failure(error), decoder.error)
+            WorkerPool.shared.occupying {
+                let decoder = r.decoder ?? coder.makeDecoder(options: rendering)
+                r.decoder = decoder
+                do throws(DecodingError) {
+                    try Self.catchUp(&r, decoder, input)
+                    return (.success(try body(decoder, input)), decoder.error)
+                } catch {
+                    return (.failure(error), decoder.error)
+                }
             }
         }
         keep(sticky)
@@ -46,10 +49,12 @@ extension ImageSource {
             let (input, coder, error) = state.withLock { ($0.input, $0.coder, $0.error) }
             guard let coder, error == nil else { return }
             let ran = renderer.withLockIfAvailable { r -> DecodingError? in
-                let decoder = r.decoder ?? coder.makeDecoder(options: rendering)
-                r.decoder = decoder
-                try? Self.catchUp(&r, decoder, input)
-                return decoder.error
+                WorkerPool.shared.occupying {
+                    let decoder = r.decoder ?? coder.makeDecoder(options: rendering)
+                    r.decoder = decoder
+                    try? Self.catchUp(&r, decoder, input)
+                    return decoder.error
+                }
             }
             guard let sticky = ran else { return }
             keep(sticky)

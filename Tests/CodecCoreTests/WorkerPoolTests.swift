@@ -52,6 +52,26 @@ struct WorkerPoolTests {
         while offered && !done.withLock({ $0 }) { usleep(100) }
     }
 
+    /// Callers at work hold cores: with capacity 1 (two processors), one caller leaves the
+    /// pool's thread a core, two fill the machine and the pool says no until one leaves.
+    @Test func occupyingCallersFillTheCores() {
+        let pool = WorkerPool(capacity: 1)
+        let ran = Locked(0)
+        pool.occupying {
+            #expect(pool.hasFreeThread)
+            pool.occupying {
+                #expect(!pool.hasFreeThread)
+                #expect(!pool.tryStart { ran.withLock { $0 += 1 } })
+                let threads = Locked<Set<String>>([])
+                pool.concurrentForEach(count: 8, maxThreads: 2) { _ in threads.withLock { _ = $0.insert(currentThread()) } }
+                #expect(threads.withLock { $0 } == [currentThread()])
+            }
+            #expect(pool.tryStart { ran.withLock { $0 += 1 } })
+        }
+        while ran.withLock({ $0 }) == 0 { usleep(100) }
+        #expect(ran.withLock { $0 } == 1)
+    }
+
     @Test func emptyAndSingleLoops() {
         let pool = WorkerPool(capacity: 2)
         let calls = Locked(0)
