@@ -117,7 +117,7 @@ public final class ImageSource: Sendable {
             }
         }
         do {
-            try s.parser?.advance(s.input)
+            try WorkerPool.shared.occupying { () throws(DecodingError) in try s.parser?.advance(s.input) }
         } catch {
             s.error = error
         }
