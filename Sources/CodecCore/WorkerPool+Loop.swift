@@ -1,9 +1,10 @@
 extension WorkerPool {
     /// Calls `body(i)` once for every `i` in `0..<count`, on the caller's thread and on up to
     /// `maxThreads − 1` of the pool's threads, each taking the next index as it becomes free;
-    /// returns when every call has returned. Calls on different threads run at the same time,
-    /// so `body` must only write what its index owns. With `maxThreads` 1, a busy pool or one
-    /// index, every call runs on the caller's thread, in order.
+    /// returns when every call has returned and every helper is back in the pool (so that the
+    /// next image finds the thread free, not on its way back). Calls on different threads run
+    /// at the same time, so `body` must only write what its index owns. With `maxThreads` 1, a
+    /// busy pool or one index, every call runs on the caller's thread, in order.
     package func concurrentForEach(count: Int, maxThreads: Int, _ body: (Int) -> Void) {
         let helpers = min(maxThreads - 1, count - 1)
         guard helpers > 0 else {
@@ -13,7 +14,7 @@ extension WorkerPool {
         withoutActuallyEscaping(body) { body in
             let loop = IndexLoop(count: count, body: body)
             for _ in 0..<helpers where loop.join() {
-                guard tryStart({ loop.drain(); loop.leave() }) else {
+                guard tryStart({ loop.drain() }, whenBack: { loop.leave() }) else {
                     loop.leave()
                     break
                 }
@@ -33,7 +34,7 @@ extension WorkerPool {
             let loop = IndexLoop(count: count, body: body)
             var started = 0
             for _ in 0..<helpers where loop.join() {
-                guard tryStart({ loop.drain(); loop.leave() }) else {
+                guard tryStart({ loop.drain() }, whenBack: { loop.leave() }) else {
                     loop.leave()
                     break
                 }
