@@ -139,9 +139,10 @@ struct ColorMatrixKernel: Sendable {
     /// Hot loop for terms scaled by 4: a pixel is one 32-bit read, three reads of a vector of
     /// terms (from three bases, so each address is one byte and a shift), two vector adds, the
     /// three indices taken as 16-bit lanes (`pextrw` on x86-64: no shift, no 32-bit lane
-    /// moves), three encoding reads and one 32-bit write. A quarter fewer instructions than
-    /// ``applyShifted(_:_:_:_:count:)``, 12 % faster (24 MP P3 photo, in place); reading terms
-    /// as 64-bit words instead (six reads a pixel, no vector) was no faster: reads bound it.
+    /// moves), three encoding reads and one 32-bit write: 30 instructions a pixel against
+    /// ``applyShifted(_:_:_:_:count:)``'s 37, 9 % faster in place on a 24 MP P3 photo. Terms as
+    /// 64-bit scalar words instead (six reads a pixel, no vector) were no faster: the table
+    /// reads bound it.
     private static func applyUpperHalves(_ t: UnsafePointer<SIMD4<Int32>>, _ e: UnsafePointer<UInt8>,
                                          _ input: UnsafeRawPointer, _ output: UnsafeMutableRawPointer, count: Int) {
         let red = t, green = t + 256, blue = t + 512
