@@ -56,7 +56,7 @@ struct ColorGridInteger8: Sendable {
     /// largest is the first of equals and the smallest the last, so they differ; equal
     /// fractions give the same sum whichever way the path goes.
     @inline(__always)
-    private static func path(_ sx: Int, _ sy: Int, _ sz: Int, _ rx: Int, _ ry: Int, _ rz: Int)
+    static func path(_ sx: Int, _ sy: Int, _ sz: Int, _ rx: Int, _ ry: Int, _ rz: Int)
         -> (first: Int, second: Int, fa: Int, fb: Int, fc: Int) {
         var fa = rx, sa = sx
         sa = ry > fa ? sy : sa
@@ -73,28 +73,52 @@ struct ColorGridInteger8: Sendable {
 
     /// Output `k` (0, 1, 2) of a node.
     @inline(__always)
-    private static func output(_ node: UInt64, _ k: Int) -> Int {
+    static func output(_ node: UInt64, _ k: Int) -> Int {
         Int(truncatingIfNeeded: node >> (16 &* UInt64(k)) & 0xFFFF)
     }
 
-    /// Three-input RGBA8 pixels from `src` to `dst` (alpha copied; they may be the same).
+    /// Three-input RGBA8 pixels from `src` to `dst` (alpha copied; they may be the same): in
+    /// SSE2 on x86-64 in optimised builds (``ColorGridInteger8SSE2``), else in scalars.
     func apply8(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
+        #if arch(x86_64)
+        if ColorGridInteger8SSE2.isPreferred {
+            ColorGridInteger8SSE2.apply8(self, src, dst, count: count)
+            return
+        }
+        #endif
+        applyScalar8(src, dst, count: count)
+    }
+
+    /// The cell of `pixel`: the lowest corner's node index, the path's first and second
+    /// corner offsets and the three fractions in path order (``path(_:_:_:_:_:_:)``).
+    @inline(__always)
+    static func cell(_ pixel: UInt32, _ e: UnsafePointer<UInt64>)
+        -> (base: Int, first: Int, second: Int, last: Int, fa: Int, fb: Int, fc: Int) {
+        let ex = e[Int(pixel & 0xFF)], ey = e[256 &+ Int(pixel >> 8 & 0xFF)], ez = e[512 &+ Int(pixel >> 16 & 0xFF)]
+        let sx = Int(ex >> 16 & 0xFFFF), sy = Int(ey >> 16 & 0xFFFF), sz = Int(ez >> 16 & 0xFFFF)
+        let (first, second, fa, fb, fc) = path(sx, sy, sz, Int(ex & 0xFFFF), Int(ey & 0xFFFF), Int(ez & 0xFFFF))
+        let base = Int(ex >> 32) &+ Int(ey >> 32) &+ Int(ez >> 32)
+        return (base, first, second, sx &+ sy &+ sz, fa, fb, fc)
+    }
+
+    /// The scalar kernel: the sums in 32-bit `Int32` that wraps, as LittleCMS's `int` (a
+    /// hostile grid's steep cells can pass 2³¹; real ones stay far below).
+    func applyScalar8(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
         nodes.withUnsafeBufferPointer { nodeBuffer in
             entries.withUnsafeBufferPointer { entryBuffer in
                 let g = nodeBuffer.baseAddress!, e = entryBuffer.baseAddress!
                 let input = UnsafeRawPointer(src), output = UnsafeMutableRawPointer(dst)
                 for i in 0..<count {
                     let pixel = UInt32(littleEndian: input.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
-                    let ex = e[Int(pixel & 0xFF)], ey = e[256 &+ Int(pixel >> 8 & 0xFF)], ez = e[512 &+ Int(pixel >> 16 & 0xFF)]
-                    let sx = Int(ex >> 16 & 0xFFFF), sy = Int(ey >> 16 & 0xFFFF), sz = Int(ez >> 16 & 0xFFFF)
-                    let (first, second, fa, fb, fc) = Self.path(sx, sy, sz, Int(ex & 0xFFFF), Int(ey & 0xFFFF), Int(ez & 0xFFFF))
-                    let base = Int(ex >> 32) &+ Int(ey >> 32) &+ Int(ez >> 32)
-                    let n0 = g[base], n1 = g[base &+ first], n2 = g[base &+ second], n3 = g[base &+ sx &+ sy &+ sz]
+                    let c = Self.cell(pixel, e)
+                    let n0 = g[c.base], n1 = g[c.base &+ c.first], n2 = g[c.base &+ c.second], n3 = g[c.base &+ c.last]
+                    let fa = Int32(c.fa), fb = Int32(c.fb), fc = Int32(c.fc)
                     /// `PrelinEval8`'s rounding of output `k`.
                     @inline(__always) func channel(_ k: Int) -> UInt32 {
-                        let v0 = Self.output(n0, k), v1 = Self.output(n1, k), v2 = Self.output(n2, k), v3 = Self.output(n3, k)
+                        let v0 = Int32(Self.output(n0, k)), v1 = Int32(Self.output(n1, k))
+                        let v2 = Int32(Self.output(n2, k)), v3 = Int32(Self.output(n3, k))
                         let rest = (v1 &- v0) &* fa &+ (v2 &- v1) &* fb &+ (v3 &- v2) &* fc &+ 0x8001
-                        return Self.narrow((v0 &+ ((rest &+ (rest >> 16)) >> 16)) & 0xFFFF)
+                        return Self.narrow(Int((v0 &+ ((rest &+ (rest >> 16)) >> 16)) & 0xFFFF))
                     }
                     let out = channel(0) | channel(1) << 8 | channel(2) << 16 | pixel & 0xFF00_0000
                     output.storeBytes(of: out.littleEndian, toByteOffset: i &* 4, as: UInt32.self)

@@ -6,7 +6,9 @@
 struct ColorGridKernel: Sendable {
     let dimensions: Int
     let points: Int
-    /// Three outputs per node, first input slowest: what 16-bit pixels are read from.
+    /// Three outputs per node, first input slowest: what 16-bit pixels and CMYK pixels are
+    /// read from. One float of padding follows the last node, so that reading a node's three
+    /// outputs as a four-lane vector (``convertInkSIMD(_:count:)``) stays inside.
     let nodes: [Float]
     /// What 8-bit pixels of three inputs are read from: the grid sampled through LittleCMS's
     /// 8-bit prelinearisation (``ColorPrelinearization``) when there is one, else the plain
@@ -25,7 +27,7 @@ struct ColorGridKernel: Sendable {
             return [ICCMath.sRGBEncode(v.x), ICCMath.sRGBEncode(v.y), ICCMath.sRGBEncode(v.z)]
         }
         let plain = Self.sample(dimensions: dimensions, points: points, encoded)
-        nodes = plain.map(Float.init)
+        nodes = plain.map(Float.init) + [0]
         if dimensions == 3, let curves = ColorPrelinearization.curves(encoded) {
             let inverses = ColorPrelinearization.inverses(curves)
             let prelinearized = Self.sample(dimensions: 3, points: points) { d in
@@ -119,9 +121,19 @@ struct ColorGridKernel: Sendable {
         }
     }
 
-    /// Four-input (interleaved CMYK ink) pixels to opaque RGBA8, in place: tetrahedral over
-    /// the last three inputs, linear along the first.
+    /// Four-input (interleaved CMYK ink) pixels to opaque RGBA8, in place: in four-lane
+    /// vectors in optimised builds (``convertInkSIMD(_:count:)``), else in scalars.
     func convertInk(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
+        if Self.prefersSIMD {
+            convertInkSIMD(p, count: count)
+        } else {
+            convertInkScalar(p, count: count)
+        }
+    }
+
+    /// The scalar twin of ``convertInkSIMD(_:count:)``: tetrahedral over the last three
+    /// inputs, linear along the first.
+    func convertInkScalar(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
         let s2 = 3, s1 = 3 &* points, s0 = s1 &* points, sk = s0 &* points
         nodes.withUnsafeBufferPointer { grid in
             cell8.withUnsafeBufferPointer { cell in

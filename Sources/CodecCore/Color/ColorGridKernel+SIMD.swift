@@ -1,0 +1,80 @@
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
+/// CMYK (four-input) grids with a node's three outputs in one four-lane vector: a tetrahedron
+/// is four vector reads and nine vector operations instead of twelve reads and twenty-seven
+/// scalar operations. The arithmetic is ``ColorGridKernel/convertInkScalar(_:count:)``'s in
+/// the same order, lane by lane (the fourth lane reads the next node's first output, or the
+/// padding after the last node, and is dropped), so the bytes are the same:
+/// `ColorGridSIMDTests` holds the two equal.
+extension ColorGridKernel {
+    /// Whether conversions use the vector kernel: in optimised builds. Unoptimised builds run
+    /// the scalar twin, since generic SIMD code is many times slower there; the twin test runs
+    /// both in every build.
+    #if DEBUG
+    static let prefersSIMD = false
+    #else
+    static let prefersSIMD = true
+    #endif
+
+    /// Tetrahedral interpolation as ``convertInkScalar(_:count:)`` does it, on vectors: from the
+    /// lowest corner along the axes in order of decreasing fraction (ties as there).
+    @inline(__always)
+    private static func tetrahedral4(_ g: UnsafeRawPointer, _ base: Int, _ s0: Int, _ s1: Int, _ s2: Int,
+                                     _ f0: Float, _ f1: Float, _ f2: Float) -> SIMD4<Float> {
+        let (a, b, c, fa, fb, fc): (Int, Int, Int, Float, Float, Float)
+        if f0 >= f1 {
+            if f1 >= f2 { (a, b, c, fa, fb, fc) = (s0, s1, s2, f0, f1, f2) }
+            else if f0 >= f2 { (a, b, c, fa, fb, fc) = (s0, s2, s1, f0, f2, f1) }
+            else { (a, b, c, fa, fb, fc) = (s2, s0, s1, f2, f0, f1) }
+        } else {
+            if f0 >= f2 { (a, b, c, fa, fb, fc) = (s1, s0, s2, f1, f0, f2) }
+            else if f1 >= f2 { (a, b, c, fa, fb, fc) = (s1, s2, s0, f1, f2, f0) }
+            else { (a, b, c, fa, fb, fc) = (s2, s1, s0, f2, f1, f0) }
+        }
+        let p0 = base, p1 = p0 &+ a, p2 = p1 &+ b, p3 = p2 &+ c
+        @inline(__always) func node(_ n: Int) -> SIMD4<Float> {
+            g.loadUnaligned(fromByteOffset: n &* 4, as: SIMD4<Float>.self)
+        }
+        let v0 = node(p0), v1 = node(p1), v2 = node(p2), v3 = node(p3)
+        return v0 + fa * (v1 - v0) + fb * (v2 - v1) + fc * (v3 - v2)
+    }
+
+    /// The first three lanes of `scaled` (in [0, 256)) truncated to bytes, alpha 255: one
+    /// `cvttps2dq` and two packs on x86-64; lane by lane elsewhere (the standard library's
+    /// vector conversion with a rounding rule makes generic calls per lane).
+    @inline(__always)
+    private static func opaqueCodes(_ scaled: SIMD4<Float>) -> UInt32 {
+        #if arch(x86_64)
+        let lanes = _mm_cvttps_epi32(unsafeBitCast(scaled, to: __m128.self))
+        let bytes = _mm_packus_epi16(_mm_packs_epi32(lanes, lanes), lanes)
+        return UInt32(bitPattern: _mm_cvtsi128_si32(bytes)) | 0xFF00_0000
+        #else
+        return UInt32(UInt8(scaled[0])) | UInt32(UInt8(scaled[1])) << 8 | UInt32(UInt8(scaled[2])) << 16 | 0xFF00_0000
+        #endif
+    }
+
+    /// Four-input (interleaved CMYK ink) pixels to opaque RGBA8, in place, in vectors.
+    func convertInkSIMD(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
+        let s2 = 3, s1 = 3 &* points, s0 = s1 &* points, sk = s0 &* points
+        nodes.withUnsafeBufferPointer { grid in
+            cell8.withUnsafeBufferPointer { cell in
+                fraction8.withUnsafeBufferPointer { frac in
+                    let g = UnsafeRawPointer(grid.baseAddress!), raw = UnsafeMutableRawPointer(p)
+                    for i in 0..<count {
+                        let a = Int(p[4 &* i]), b = Int(p[4 &* i &+ 1]), d = Int(p[4 &* i &+ 2]), e = Int(p[4 &* i &+ 3])
+                        let base = cell[a] &* sk &+ cell[b] &* s0 &+ cell[d] &* s1 &+ cell[e] &* s2
+                        var v = Self.tetrahedral4(g, base, s0, s1, s2, frac[b], frac[d], frac[e])
+                        let f = frac[a]
+                        if f > 0 {
+                            let hi = Self.tetrahedral4(g, base &+ sk, s0, s1, s2, frac[b], frac[d], frac[e])
+                            v = v + (hi - v) * f
+                        }
+                        raw.storeBytes(of: Self.opaqueCodes(v * 255 + 0.5).littleEndian, toByteOffset: 4 &* i, as: UInt32.self)
+                    }
+                }
+            }
+        }
+    }
+}
