@@ -12,9 +12,11 @@ import CodecCore
 /// one thread). Rows are parsed in order by one thread at a time, from the same reader, so the
 /// headers do not depend on which thread parsed which row.
 ///
-/// The ring is safe to read without the lock: the writer writes row k while the token parser
-/// is at row k + 1 or k + 2, and parses at most up to k + ``lead``, so the rows in use span
-/// fewer than ``slots``.
+/// The ring is safe to read without the lock: a row's headers are in use from the moment it
+/// is parsed until the token parser copies them out as it claims the row. The writer writes
+/// row k while the token parser is at a row r past k (at most ``VP8RowPipeline/jobsInFlight``
+/// + 1 past it), and parses at most up to k + ``lead`` < r + ``lead``; so the rows parsed and
+/// not yet copied lie in r…r + ``lead`` − 1, fewer than ``slots``.
 final class VP8ModeRows: @unchecked Sendable {
     static let slots = 8
     static let lead = 4
