@@ -23,16 +23,7 @@ extension ColorGridKernel {
     @inline(__always)
     private static func tetrahedral4(_ g: UnsafeRawPointer, _ base: Int, _ s0: Int, _ s1: Int, _ s2: Int,
                                      _ f0: Float, _ f1: Float, _ f2: Float) -> SIMD4<Float> {
-        let (a, b, c, fa, fb, fc): (Int, Int, Int, Float, Float, Float)
-        if f0 >= f1 {
-            if f1 >= f2 { (a, b, c, fa, fb, fc) = (s0, s1, s2, f0, f1, f2) }
-            else if f0 >= f2 { (a, b, c, fa, fb, fc) = (s0, s2, s1, f0, f2, f1) }
-            else { (a, b, c, fa, fb, fc) = (s2, s0, s1, f2, f0, f1) }
-        } else {
-            if f0 >= f2 { (a, b, c, fa, fb, fc) = (s1, s0, s2, f1, f0, f2) }
-            else if f1 >= f2 { (a, b, c, fa, fb, fc) = (s1, s2, s0, f1, f2, f0) }
-            else { (a, b, c, fa, fb, fc) = (s2, s1, s0, f2, f1, f0) }
-        }
+        let (a, b, c, fa, fb, fc) = tetrahedronPath(s0, s1, s2, f0, f1, f2)
         let p0 = base, p1 = p0 &+ a, p2 = p1 &+ b, p3 = p2 &+ c
         @inline(__always) func node(_ n: Int) -> SIMD4<Float> {
             g.loadUnaligned(fromByteOffset: n &* 4, as: SIMD4<Float>.self)

@@ -66,22 +66,29 @@ struct ColorGridKernel: Sendable {
         return nodes
     }
 
+    /// The tetrahedron of a cube that holds the point at fractions `f` along axes of node
+    /// strides `s`: the strides and fractions in order of decreasing fraction (ties in the
+    /// order of the axes), the path from the lowest corner to the highest.
+    @inline(__always)
+    static func tetrahedronPath(_ s0: Int, _ s1: Int, _ s2: Int, _ f0: Float, _ f1: Float, _ f2: Float)
+        -> (Int, Int, Int, Float, Float, Float) {
+        if f0 >= f1 {
+            if f1 >= f2 { return (s0, s1, s2, f0, f1, f2) }
+            if f0 >= f2 { return (s0, s2, s1, f0, f2, f1) }
+            return (s2, s0, s1, f2, f0, f1)
+        }
+        if f0 >= f2 { return (s1, s0, s2, f1, f0, f2) }
+        if f1 >= f2 { return (s1, s2, s0, f1, f2, f0) }
+        return (s2, s1, s0, f2, f1, f0)
+    }
+
     /// Tetrahedral interpolation in the cube at `base` with neighbour strides `s` and
     /// fractions `f` (the last three inputs): from the lowest corner, along the axes in
     /// order of decreasing fraction.
     @inline(__always)
     private static func tetrahedral(_ g: UnsafePointer<Float>, _ base: Int, _ s0: Int, _ s1: Int, _ s2: Int,
                                     _ f0: Float, _ f1: Float, _ f2: Float) -> (Float, Float, Float) {
-        let (a, b, c, fa, fb, fc): (Int, Int, Int, Float, Float, Float)
-        if f0 >= f1 {
-            if f1 >= f2 { (a, b, c, fa, fb, fc) = (s0, s1, s2, f0, f1, f2) }
-            else if f0 >= f2 { (a, b, c, fa, fb, fc) = (s0, s2, s1, f0, f2, f1) }
-            else { (a, b, c, fa, fb, fc) = (s2, s0, s1, f2, f0, f1) }
-        } else {
-            if f0 >= f2 { (a, b, c, fa, fb, fc) = (s1, s0, s2, f1, f0, f2) }
-            else if f1 >= f2 { (a, b, c, fa, fb, fc) = (s1, s2, s0, f1, f2, f0) }
-            else { (a, b, c, fa, fb, fc) = (s2, s1, s0, f2, f1, f0) }
-        }
+        let (a, b, c, fa, fb, fc) = tetrahedronPath(s0, s1, s2, f0, f1, f2)
         let p0 = base, p1 = p0 &+ a, p2 = p1 &+ b, p3 = p2 &+ c
         func channel(_ k: Int) -> Float {
             let v0 = g[p0 &+ k], v1 = g[p1 &+ k], v2 = g[p2 &+ k], v3 = g[p3 &+ k]
