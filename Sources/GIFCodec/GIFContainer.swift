@@ -135,6 +135,23 @@ package struct GIFContainer: FrameContainer {
             let (end, terminated) = input.withContiguousRun(from: start, to: input.count) { run -> (Int, Bool) in
                 var offset = 0
                 while offset < run.count {
+                    // Encoders fill sub-blocks to 255 bytes. Reading one size after another is a
+                    // chain of dependent loads, each a cache miss when the data is cold (one
+                    // every 256 bytes); eight sizes at the places full sub-blocks would put them
+                    // are read independently, so their misses overlap, and when all eight are
+                    // 255 they are those sub-blocks.
+                    if offset &+ 8 &* 256 <= run.count {
+                        var sizes: UInt8 = 255
+                        for k in 0..<8 { sizes &= run[offset &+ k &* 256] }
+                        if sizes == 255 {
+                            for k in 0..<8 {
+                                let payload = start &+ offset &+ k &* 256 &+ 1
+                                segments.append(payload..<(payload &+ 255))
+                            }
+                            offset &+= 8 &* 256
+                            continue
+                        }
+                    }
                     let size = Int(run[offset])
                     if size == 0 { return (start + offset + 1, true) }
                     segments.append((start + offset + 1)..<(start + offset + 1 + size))
