@@ -19,7 +19,7 @@ struct ColorGridSIMDTests {
         var grids: [ColorGridKernel] = []
         for fixture in ["cmyk-v4-xyz.jpg", "cmyk-v2-lab.jpg"] {
             let transform = try ColorTransform(profile: ICCProfile(bytes: ICCProfileTests.profile(fixture)))
-            guard case .grid(let grid) = transform.kernel else { throw ColorGridSIMDError.notAGrid }
+            guard let grid = transform.kernel.grid else { throw ColorGridSIMDError.notAGrid }
             grids.append(grid)
         }
         grids.append(ColorGridKernel(dimensions: 4, points: 17) { (d: [Double]) -> Vector3 in

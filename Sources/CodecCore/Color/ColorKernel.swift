@@ -1,23 +1,37 @@
-/// The per-pixel part of a ``ColorTransform``.
-enum ColorKernel: Sendable {
-    case matrix(ColorMatrixKernel)
-    case curves(ColorCurveKernel)
-    case grid(ColorGridKernel)
+/// The per-pixel part of a ``ColorTransform``: one of the three kernels.
+///
+/// A struct of optionals, not an enum with three payloads: such an enum keeps its case in the
+/// spare high bits of a payload's array pointer (here the grid kernel's last array), and
+/// LeakSanitizer, which does not recognise a pointer with those bits set, then reported the
+/// arrays of every grid transform still cached when a fuzz run ended as leaked. An optional
+/// marks absence with values no pointer takes, and leaves a present pointer as it is.
+struct ColorKernel: Sendable {
+    let matrix: ColorMatrixKernel?
+    let curves: ColorCurveKernel?
+    let grid: ColorGridKernel?
+
+    static func matrix(_ k: ColorMatrixKernel) -> ColorKernel { ColorKernel(matrix: k, curves: nil, grid: nil) }
+    static func curves(_ k: ColorCurveKernel) -> ColorKernel { ColorKernel(matrix: nil, curves: k, grid: nil) }
+    static func grid(_ k: ColorGridKernel) -> ColorKernel { ColorKernel(matrix: nil, curves: nil, grid: k) }
 
     /// Converts `count` RGBA8 pixels from `src` to `dst` (alpha copied); they may be the same.
     func apply8(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
-        switch self {
-        case .matrix(let k): k.apply8(src, dst, count: count)
-        case .curves(let k): k.apply8(src, dst, count: count)
-        case .grid(let k): k.apply8(src, dst, count: count)
+        if let k = matrix {
+            k.apply8(src, dst, count: count)
+        } else if let k = curves {
+            k.apply8(src, dst, count: count)
+        } else if let k = grid {
+            k.apply8(src, dst, count: count)
         }
     }
 
     func apply16(_ p: UnsafeMutablePointer<UInt16>, count: Int) {
-        switch self {
-        case .matrix(let k): k.apply16(p, count: count)
-        case .curves(let k): k.apply16(p, count: count)
-        case .grid(let k): k.apply16(p, count: count)
+        if let k = matrix {
+            k.apply16(p, count: count)
+        } else if let k = curves {
+            k.apply16(p, count: count)
+        } else if let k = grid {
+            k.apply16(p, count: count)
         }
     }
 }

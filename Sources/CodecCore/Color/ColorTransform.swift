@@ -149,7 +149,7 @@ public final class ColorTransform: Sendable {
     /// Converts interleaved CMYK ink amounts (0 = no ink, as ICC CMYK data is; 4 bytes a
     /// pixel) to opaque RGBA8, in place.
     public func convertInk(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
-        guard case .grid(let grid) = kernel, grid.dimensions == 4 else { return }
+        guard let grid = kernel.grid, grid.dimensions == 4 else { return }
         grid.convertInk(p, count: count)
     }
 }
