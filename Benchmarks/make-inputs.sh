@@ -13,7 +13,8 @@
 # JPEGs for JPEGBench (which runs this when .inputs/.complete-jpeg2 is missing): cjpeg -quality 90
 # of the 24 MP and 8.6 MP PNGs, baseline 4:2:0, baseline 4:4:4, progressive 4:2:0 and baseline
 # 4:2:0 with a restart marker every MCU row (-restart 1: decoded in bands on several threads), and
-# the 24 MP baseline 4:2:0 again with a Display P3 ICC profile (JPEGBench --srgb).
+# the 24 MP baseline 4:2:0 again with a Display P3 ICC profile and as a CMYK JPEG through
+# ghostscript's SWOP profile (with Pillow; JPEGBench --srgb).
 # Needs ImageMagick's `convert`, `dwebp`, `cwebp` and `img2webp` (Debian's webp) for the large files, `gifsicle` for
 # one animation (without it, ImageMagick's optimiser is used for that one too), `apngasm`
 # for the APNG (skipped without it), and `cjpeg` (Debian's libjpeg-turbo-progs) for the JPEGs.
@@ -135,6 +136,18 @@ payload = b"ICC_PROFILE\0" + bytes([1, 1]) + icc
 open(sys.argv[3], "wb").write(jpeg[:2] + b"\xff\xe2" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:])
 PY
 }
+# A JPEG's pixels separated into CMYK by LittleCMS (Pillow's ImageCms, sRGB to the profile,
+# relative colorimetric) and saved as a 4:4:4 q90 CMYK JPEG with the profile embedded.
+cmykjpeg() {
+    python3 - "$1" "$2" "$target" <<'PY'
+import sys
+from PIL import Image, ImageCms
+image = Image.open(sys.argv[1]).convert("RGB")
+transform = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), ImageCms.ImageCmsProfile(sys.argv[2]), "RGB", "CMYK", renderingIntent=1)
+cmyk = ImageCms.applyTransform(image, transform)
+cmyk.save(sys.argv[3], "JPEG", quality=90, subsampling=0, icc_profile=open(sys.argv[2], "rb").read())
+PY
+}
 # JPEG: cjpeg (libjpeg-turbo) reads PPM, so ImageMagick converts the PNG on the way.
 jpeg() { convert "$1" ppm:- | cjpeg -quality 90 "${@:2}" -outfile "$target"; }
 if command -v cjpeg >/dev/null; then
@@ -149,6 +162,12 @@ if command -v cjpeg >/dev/null; then
     # JPEGBench --srgb: the colour conversion's cost against the decode.
     if [ -f "$out/large-420-q90-bryce.jpg" ]; then
         make large-420-q90-p3-bryce.jpg withicc "$out/large-420-q90-bryce.jpg" "$here/../Conformance/fixtures/color/p3.icc"
+    fi
+    # The same photo as a print CMYK JPEG (ghostscript's SWOP profile: black generation puts
+    # ink on K in most pixels, as in print files) for JPEGBench --srgb; needs Pillow.
+    swop=/usr/share/color/icc/ghostscript/default_cmyk.icc
+    if [ -f "$out/large-420-q90-bryce.jpg" ] && [ -f "$swop" ] && python3 -c "import PIL.ImageCms" 2>/dev/null; then
+        make large-cmyk-q90-bryce.jpg cmykjpeg "$out/large-420-q90-bryce.jpg" "$swop"
     fi
 else
     echo "make-inputs.sh: no cjpeg (apt: libjpeg-turbo-progs), JPEGs skipped" >&2

@@ -23,8 +23,8 @@ extension ColorGridKernel {
     @inline(__always)
     private static func tetrahedral4(_ g: UnsafeRawPointer, _ base: Int, _ s0: Int, _ s1: Int, _ s2: Int,
                                      _ f0: Float, _ f1: Float, _ f2: Float) -> SIMD4<Float> {
-        let (a, b, c, fa, fb, fc) = tetrahedronPath(s0, s1, s2, f0, f1, f2)
-        let p0 = base, p1 = p0 &+ a, p2 = p1 &+ b, p3 = p2 &+ c
+        let (first, second, fa, fb, fc) = tetrahedronPath(s0, s1, s2, f0, f1, f2)
+        let p0 = base, p1 = p0 &+ first, p2 = p0 &+ second, p3 = p0 &+ s0 &+ s1 &+ s2
         @inline(__always) func node(_ n: Int) -> SIMD4<Float> {
             g.loadUnaligned(fromByteOffset: n &* 4, as: SIMD4<Float>.self)
         }
@@ -48,7 +48,7 @@ extension ColorGridKernel {
 
     /// Four-input (interleaved CMYK ink) pixels to opaque RGBA8, in place, in vectors.
     func convertInkSIMD(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
-        let s2 = 3, s1 = 3 &* points, s0 = s1 &* points, sk = s0 &* points
+        let (sk, s0, s1, s2) = inkStrides
         nodes.withUnsafeBufferPointer { grid in
             cell8.withUnsafeBufferPointer { cell in
                 fraction8.withUnsafeBufferPointer { frac in

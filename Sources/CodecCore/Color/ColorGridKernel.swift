@@ -6,9 +6,13 @@
 struct ColorGridKernel: Sendable {
     let dimensions: Int
     let points: Int
-    /// Three outputs per node, first input slowest: what 16-bit pixels and CMYK pixels are
-    /// read from. One float of padding follows the last node, so that reading a node's three
-    /// outputs as a four-lane vector (``convertInkSIMD(_:count:)``) stays inside.
+    /// Three outputs per node: what 16-bit pixels and CMYK pixels are read from. Three inputs:
+    /// the first input slowest. Four: the first input (cyan, read by linear interpolation)
+    /// fastest and the other three slowest first (``inkStrides``), so that the two nodes a
+    /// pixel reads at each corner of its tetrahedron, one on each side along cyan, are
+    /// neighbours in memory (a grid of 17⁴ nodes is a megabyte). One float of padding follows
+    /// the last node, so that reading a node's three outputs as a four-lane vector
+    /// (``convertInkSIMD(_:count:)``) stays inside.
     let nodes: [Float]
     /// What 8-bit pixels of three inputs are read from: the grid sampled through LittleCMS's
     /// 8-bit prelinearisation (``ColorPrelinearization``) when there is one, else the plain
@@ -26,7 +30,9 @@ struct ColorGridKernel: Sendable {
             let v = linear(device)
             return [ICCMath.sRGBEncode(v.x), ICCMath.sRGBEncode(v.y), ICCMath.sRGBEncode(v.z)]
         }
-        let plain = Self.sample(dimensions: dimensions, points: points, encoded)
+        let plain = dimensions == 4
+            ? Self.sample(dimensions: 4, points: points) { d in encoded([d[3], d[0], d[1], d[2]]) }
+            : Self.sample(dimensions: dimensions, points: points, encoded)
         nodes = plain.map(Float.init) + [0]
         if dimensions == 3, let curves = ColorPrelinearization.curves(encoded) {
             let inverses = ColorPrelinearization.inverses(curves)
@@ -66,20 +72,23 @@ struct ColorGridKernel: Sendable {
         return nodes
     }
 
+    /// Node strides of a four-input grid: cyan's, then those of the three inputs the
+    /// tetrahedron spans (magenta, yellow, black).
+    var inkStrides: (cyan: Int, s0: Int, s1: Int, s2: Int) {
+        (3, 3 &* points &* points &* points, 3 &* points &* points, 3 &* points)
+    }
+
     /// The tetrahedron of a cube that holds the point at fractions `f` along axes of node
-    /// strides `s`: the strides and fractions in order of decreasing fraction (ties in the
-    /// order of the axes), the path from the lowest corner to the highest.
+    /// strides `s` (``ColorGridInteger8/path(_:_:_:_:_:_:)``, without branches: the fractions
+    /// are non-negative, so their bit patterns order as they do): the first and second
+    /// corners' offsets from the lowest, and the fractions in order of decreasing size (ties
+    /// in the order of the axes).
     @inline(__always)
     static func tetrahedronPath(_ s0: Int, _ s1: Int, _ s2: Int, _ f0: Float, _ f1: Float, _ f2: Float)
-        -> (Int, Int, Int, Float, Float, Float) {
-        if f0 >= f1 {
-            if f1 >= f2 { return (s0, s1, s2, f0, f1, f2) }
-            if f0 >= f2 { return (s0, s2, s1, f0, f2, f1) }
-            return (s2, s0, s1, f2, f0, f1)
-        }
-        if f0 >= f2 { return (s1, s0, s2, f1, f0, f2) }
-        if f1 >= f2 { return (s1, s2, s0, f1, f2, f0) }
-        return (s2, s1, s0, f2, f1, f0)
+        -> (first: Int, second: Int, fa: Float, fb: Float, fc: Float) {
+        let p = ColorGridInteger8.path(s0, s1, s2, Int(f0.bitPattern), Int(f1.bitPattern), Int(f2.bitPattern))
+        @inline(__always) func fraction(_ bits: Int) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: bits)) }
+        return (p.first, p.second, fraction(p.fa), fraction(p.fb), fraction(p.fc))
     }
 
     /// Tetrahedral interpolation in the cube at `base` with neighbour strides `s` and
@@ -88,8 +97,8 @@ struct ColorGridKernel: Sendable {
     @inline(__always)
     private static func tetrahedral(_ g: UnsafePointer<Float>, _ base: Int, _ s0: Int, _ s1: Int, _ s2: Int,
                                     _ f0: Float, _ f1: Float, _ f2: Float) -> (Float, Float, Float) {
-        let (a, b, c, fa, fb, fc) = tetrahedronPath(s0, s1, s2, f0, f1, f2)
-        let p0 = base, p1 = p0 &+ a, p2 = p1 &+ b, p3 = p2 &+ c
+        let (first, second, fa, fb, fc) = tetrahedronPath(s0, s1, s2, f0, f1, f2)
+        let p0 = base, p1 = p0 &+ first, p2 = p0 &+ second, p3 = p0 &+ s0 &+ s1 &+ s2
         func channel(_ k: Int) -> Float {
             let v0 = g[p0 &+ k], v1 = g[p1 &+ k], v2 = g[p2 &+ k], v3 = g[p3 &+ k]
             return v0 + fa * (v1 - v0) + fb * (v2 - v1) + fc * (v3 - v2)
@@ -141,7 +150,7 @@ struct ColorGridKernel: Sendable {
     /// The scalar twin of ``convertInkSIMD(_:count:)``: tetrahedral over the last three
     /// inputs, linear along the first.
     func convertInkScalar(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
-        let s2 = 3, s1 = 3 &* points, s0 = s1 &* points, sk = s0 &* points
+        let (sk, s0, s1, s2) = inkStrides
         nodes.withUnsafeBufferPointer { grid in
             cell8.withUnsafeBufferPointer { cell in
                 fraction8.withUnsafeBufferPointer { frac in
