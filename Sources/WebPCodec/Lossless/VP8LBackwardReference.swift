@@ -59,4 +59,36 @@ enum VP8LBackwardReference {
         let distance = (entry >> 4) * width + 8 - (entry & 0xF)
         return distance >= 1 ? distance : 1
     }
+
+    /// RFC 9649 5.2.2: copies `length` pixels (ARGB words, or alpha indices) to `target` from
+    /// `distance` pixels before it. Where the source overlaps the target (`distance < length`)
+    /// the copy repeats the `distance` pixels before it. Copied one pixel at a time, each read
+    /// waits for the write `distance` pixels back (distance 1, a run of one value, is the common
+    /// case in alpha planes): 17 % of a 0.3 MP lossy+alpha decode went to that loop. Instead a
+    /// run of distance 1 is a fill, and a longer overlapping run is copied as whole periods from
+    /// behind, in blocks that double (`distance`, `2·distance`, …: the repeated part behind
+    /// the target grows by each block), so each block's source is already written and is apart
+    /// from its destination. Short runs keep the loop.
+    @inline(__always)
+    static func copy<Pixel>(_ target: UnsafeMutablePointer<Pixel>, distance: Int, length: Int) {
+        if distance >= length {
+            target.update(from: target - distance, count: length)
+        } else if distance == 1 {
+            target.update(repeating: target[-1], count: length)
+        } else if length <= 8 {
+            var i = 0
+            while i < length {
+                target[i] = target[i &- distance]
+                i &+= 1
+            }
+        } else {
+            var done = 0, span = distance
+            while done < length {
+                let count = min(span, length &- done)
+                (target + done).update(from: target + done - span, count: count)
+                done &+= count
+                span &+= span
+            }
+        }
+    }
 }

@@ -128,7 +128,7 @@ extension VP8LDecoder {
             guard distance <= position - origin, length <= total - position else {
                 throw .invalidData("VP8L backward reference is outside the image")
             }
-            VP8LImageDecoder.copy(at, distance: distance, length: length)
+            VP8LBackwardReference.copy(at, distance: distance, length: length)
             end = position + length
         }
         }

@@ -66,7 +66,7 @@ extension VP8LImageDecoder {
                     guard distance <= pos &- origin, length <= total - pos else {
                         throw .invalidData("VP8L backward reference is outside the image")
                     }
-                    Self.copy(pixels + (pos &- origin), distance: distance, length: length)
+                    VP8LBackwardReference.copy(pixels + (pos &- origin), distance: distance, length: length)
                     pos &+= length
                     col &+= length
                     if col >= width {
@@ -83,20 +83,5 @@ extension VP8LImageDecoder {
         }
         }
         if br.isOverrun { throw .truncated("VP8L bitstream ends before the image") }
-    }
-
-    /// An LZ77 copy of `length` bytes to `target` from `distance` bytes before it; the source
-    /// overlaps the target when `distance < length` (a repeating pattern).
-    @inline(__always)
-    static func copy(_ target: UnsafeMutablePointer<UInt8>, distance: Int, length: Int) {
-        if distance >= length {
-            target.update(from: target - distance, count: length)
-            return
-        }
-        var i = 0
-        while i < length {
-            target[i] = target[i - distance]
-            i &+= 1
-        }
     }
 }

@@ -144,16 +144,7 @@ struct VP8LImageDecoder {
                     guard distance <= pos &- origin, length <= total - pos else {
                         throw .invalidData("VP8L backward reference is outside the image")
                     }
-                    let target = pixels + (pos &- origin)
-                    if distance >= length {
-                        target.update(from: target - distance, count: length)
-                    } else {
-                        var i = 0
-                        while i < length {
-                            target[i] = target[i - distance]
-                            i &+= 1
-                        }
-                    }
+                    VP8LBackwardReference.copy(pixels + (pos &- origin), distance: distance, length: length)
                     pos &+= length
                     col &+= length
                     if col >= width {
