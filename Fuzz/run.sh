@@ -33,7 +33,7 @@ case "$format" in
     product=FuzzPNG
     seed_dirs=("$corpus_root/pngsuite" "$corpus_root/png-extra" "$corpus_root/apng"
                "$corpus_root/crashers/png" "$root/Conformance/fixtures/png"
-               "$root/Conformance/fixtures/apng")
+               "$root/Conformance/fixtures/apng" "$root/Conformance/fixtures/color")
     seed_name='*'
     ;;
   gif)
@@ -56,14 +56,16 @@ case "$format" in
     ;;
   jpeg)
     product=FuzzJPEG
-    seed_dirs=("$corpus_root/jpeg" "$corpus_root/crashers/jpeg" "$root/Conformance/fixtures/jpeg")
+    seed_dirs=("$corpus_root/jpeg" "$corpus_root/crashers/jpeg" "$root/Conformance/fixtures/jpeg"
+               "$root/Conformance/fixtures/color")
     # *.jpg and *.jpeg; the reference renders beside them (*.png, *.ppm, *.jpg.png) are skipped.
     seed_name='*.[jJ][pP]*[gG]'
     ;;
   webp)
     product=FuzzWebP
     seed_dirs=("$corpus_root/webp" "$corpus_root/crashers/webp" "$root/Conformance/fixtures/webp"
-               "$root/Conformance/fixtures/webp-lossy" "$root/Conformance/fixtures/webp-window")
+               "$root/Conformance/fixtures/webp-lossy" "$root/Conformance/fixtures/webp-window"
+               "$root/Conformance/fixtures/color")
     seed_name='*.[wW][eE][bB][pP]'
     ;;
   encode)

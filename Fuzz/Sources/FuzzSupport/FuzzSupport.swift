@@ -6,7 +6,9 @@
 // `FuzzTarget.run`) and `<Target>_main` (which calls `runLibFuzzer`).
 //
 // Each input is decoded twice, each at a `maxThreads` of 1, 2, 3 or 8 picked from a hash of
-// the input (so the two often differ):
+// the input (so the two often differ), both with the same `colorSpace`, `.sRGB` for half the
+// inputs (another bit of the hash: the conversion through a mutated embedded profile, on every
+// path a decode takes, thumbnails included):
 //  1. whole (`ImageSource(bytes:options:)`): every frame's image and canonical hash, the image
 //     and frame properties, the raw (uncomposited) frames of the first 16 frames, and a
 //     32-pixel thumbnail of frame 0;
@@ -23,8 +25,9 @@
 //  - when the source is `complete` and image(at: 0) succeeded, thumbnail(at: 0) of a fresh source
 //    (the streaming shrink: rows, Adam7 passes and GIF rows shrunk as they are decoded) does
 //    not fail, and equals image(at: 0) shrunk by the same resampler (`Thumbnails.shrunkImage`),
-//    or (`Thumbnails.ownScale`: JPEG's DCT-domain thumbnails, rendered at a reduced scale first)
-//    has the fitted size and is complete when image(at: 0) is;
+//    or (`Thumbnails.ownScale`: JPEG's DCT-domain thumbnails, rendered at a reduced scale first,
+//    whichever target's registry reached the JPEG decoder; and every format's with `.sRGB`,
+//    converted after shrinking) has the fitted size and is complete when image(at: 0) is;
 //  - a raw frame that decodes has its frame rectangle's size.
 // <PREFIX>_VERBOSE=1 prints both outcomes (status, frame count, hashes) for each input run.
 import ImageCodecs
@@ -104,10 +107,11 @@ public struct FuzzTarget: Sendable {
 
     /// Small limits, so that the fuzzer spends its time on logic, not on allocating. Checksums
     /// are ignored, so that mutated files get past CRC-32 and Adler-32 into the deeper code
-    /// (formats without checksums ignore the option). `maxThreads` as the input picks it
-    /// (``threadCounts(_:)``).
-    func options(immediate: Bool, maxThreads: Int) -> DecodingOptions {
+    /// (formats without checksums ignore the option). `maxThreads` and `colorSpace` as the
+    /// input picks them (``threadCounts(_:)``, ``colorSpace(_:)``).
+    func options(immediate: Bool, maxThreads: Int, colorSpace: ColorSpace) -> DecodingOptions {
         var options = DecodingOptions()
+        options.colorSpace = colorSpace
         options.limits = limits
         options.ignoresChecksums = true
         options.decodesImmediately = immediate
@@ -123,13 +127,19 @@ public struct FuzzTarget: Sendable {
         return (counts[Int(h & 3)], counts[Int((h &>> 2) & 3)])
     }
 
+    /// `.sRGB` for half the inputs, from a bit of the hash that ``threadCounts(_:)`` does not use.
+    static func colorSpace(_ bytes: UnsafeBufferPointer<UInt8>) -> ColorSpace {
+        (fnv1a(bytes) &>> 44) & 1 == 1 ? .sRGB : .original
+    }
+
     /// Decodes `size` bytes at `data` both ways and traps on a broken invariant. Call it from
     /// the target's `LLVMFuzzerTestOneInput`.
     public func run(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let bytes = UnsafeBufferPointer(start: data, count: size)
         let threads = Self.threadCounts(bytes)
-        let (whole, thumbnailError) = decodeWhole(bytes, maxThreads: threads.whole)
-        let chunked = decodeChunked(bytes, maxThreads: threads.chunked)
+        let colorSpace = Self.colorSpace(bytes)
+        let (whole, thumbnailError) = decodeWhole(bytes, maxThreads: threads.whole, colorSpace: colorSpace)
+        let chunked = decodeChunked(bytes, maxThreads: threads.chunked, colorSpace: colorSpace)
         if verbose {
             note("whole: \(whole.status) \(whole.count) frames \(whole.frameDescriptions)"
                 + (whole.error.map { " error: \($0)" } ?? "")
@@ -252,8 +262,8 @@ public struct FuzzTarget: Sendable {
     }
 
     /// Decodes `bytes` whole.
-    private func decodeWhole(_ bytes: UnsafeBufferPointer<UInt8>, maxThreads: Int) -> (Outcome, thumbnailError: DecodingError?) {
-        let source = ImageSource(bytes: bytes, options: options(immediate: false, maxThreads: maxThreads), registry: registry)
+    private func decodeWhole(_ bytes: UnsafeBufferPointer<UInt8>, maxThreads: Int, colorSpace: ColorSpace) -> (Outcome, thumbnailError: DecodingError?) {
+        let source = ImageSource(bytes: bytes, options: options(immediate: false, maxThreads: maxThreads, colorSpace: colorSpace), registry: registry)
         let (hashes, errors) = hashFrames(source)
         let count = source.count
         _ = source.properties
@@ -263,11 +273,15 @@ public struct FuzzTarget: Sendable {
         let status = source.status
         var thumbnailError: DecodingError?
         do {
-            let fresh = ImageSource(bytes: bytes, options: options(immediate: false, maxThreads: maxThreads), registry: registry)
+            let fresh = ImageSource(bytes: bytes, options: options(immediate: false, maxThreads: maxThreads, colorSpace: colorSpace), registry: registry)
             let thumbnail = try fresh.thumbnail(at: 0, maxPixelSize: 32, applyOrientation: false)
             if status == .complete, let full = try? source.image(at: 0), full.isComplete,
                thumbnail.width != full.width || thumbnail.height != full.height {
-                switch thumbnails {
+                // JPEG thumbnails are rendered at a reduced scale (whichever target the file
+                // reached through the registry); outside JPEG a thumbnail is converted to sRGB
+                // after it is shrunk, the image before (SPEC-NOTES.md, "Colour management").
+                // Only the size is held then.
+                switch colorSpace == .sRGB || source.format == .jpeg ? .ownScale : thumbnails {
                 case .shrunkImage:
                     let expected = StreamingResampler.resample(full.rgba8Raster(), toWidth: thumbnail.width, height: thumbnail.height)
                     if thumbnail.pixels != expected.pixels {
@@ -298,8 +312,8 @@ public struct FuzzTarget: Sendable {
     }
 
     /// Decodes `bytes` fed in chunks of 1...4096 bytes drawn from a hash of the input.
-    private func decodeChunked(_ bytes: UnsafeBufferPointer<UInt8>, maxThreads: Int) -> Outcome {
-        let source = ImageSource(incremental: options(immediate: true, maxThreads: maxThreads), registry: registry)
+    private func decodeChunked(_ bytes: UnsafeBufferPointer<UInt8>, maxThreads: Int, colorSpace: ColorSpace) -> Outcome {
+        let source = ImageSource(incremental: options(immediate: true, maxThreads: maxThreads, colorSpace: colorSpace), registry: registry)
         var rng = SplitMix64(state: fnv1a(bytes))
         var offset = 0
         var midStreamRequests = 0
