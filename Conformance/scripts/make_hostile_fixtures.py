@@ -244,6 +244,20 @@ def jpeg_fixtures(tmp):
         headers_until(baseline, (0xDB,)) + b"\x00\x01\x02\x03" + baseline[len(headers_until(baseline, (0xDB,))):]
     yield "jpeg-eob-scan-flood.jpg", "greyscale 256x256 progressive: a DC scan, then 999 AC scans of one end-of-band run each", \
         eob_scan_flood(256, 999)
+    yield "jpeg-jfif-between-scans.jpg", "progressive with an Adobe segment (transform 0: RGB) before the frame and its JFIF APP0 moved after the first scan", \
+        jfif_between_scans(progressive)
+
+
+def jfif_between_scans(jpeg):
+    """`jpeg` with an Adobe APP14 saying transform 0 (RGB) in place of its JFIF APP0, and that
+    APP0 moved to just after the first scan's data. libjpeg decides the colour space from the
+    segments before the first SOS, so the late JFIF must not turn the decode into YCbCr."""
+    app0 = next((start, end) for marker, start, end in segments(jpeg) if marker == 0xE0)
+    adobe = b"\xff\xee" + struct.pack(">H", 14) + b"Adobe" + bytes([0, 100, 0, 0, 0, 0, 0])
+    body = jpeg[:app0[0]] + adobe + jpeg[app0[1]:]
+    first = body.index(b"\xff\xda")
+    after = scan_end(body, first + 2 + struct.unpack(">H", body[first + 2:first + 4])[0])
+    return body[:after] + jpeg[app0[0]:app0[1]] + body[after:]
 
 
 def eob_scan_flood(size, scans):

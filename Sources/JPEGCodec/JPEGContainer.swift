@@ -196,9 +196,10 @@ package struct JPEGContainer: FrameContainer {
     }
 
     /// B.2.3: a scan of the frame, with the tables now in force; latches each component's
-    /// quantization table at its first scan.
+    /// quantization table at its first scan, and the colour markers at the frame's first.
     private mutating func beginScan(_ p: [UInt8]) throws(DecodingError) {
         guard let frame else { throw .invalidData("JPEG scan comes before the frame header") }
+        metadata.latchColorMarkers()
         guard scans.count < options.limits.maxJPEGScans else { throw .limitExceeded("JPEG scan count exceeds Limits.maxJPEGScans") }
         let header = try JPEGScanHeader(p, frame: frame)
         try countBlockPasses(header, frame)

@@ -7,6 +7,11 @@ struct JPEGMetadata {
     private(set) var sawJFIF = false
     /// The Adobe segment's transform flag: 0 none (RGB or CMYK), 1 YCbCr, 2 YCCK.
     private(set) var adobeTransform: Int?
+    /// Set at the first scan: libjpeg-turbo decides the colour space from the JFIF and Adobe
+    /// segments `jpeg_read_header` saw, which stops at the first SOS, so such segments after
+    /// it change nothing (fuzzing found a file whose whole decode read a JFIF segment between
+    /// scans and its incremental one did not).
+    private var colorMarkersLatched = false
     private(set) var exif: [UInt8]?
     /// The first XMP packet (standard XMP; extended XMP segments are not joined).
     private(set) var xmp: [UInt8]?
@@ -24,7 +29,7 @@ struct JPEGMetadata {
     /// Reads an APPn payload; items past `limit` bytes in all are left out.
     mutating func read(_ code: UInt8, _ p: [UInt8], limit: Int) {
         switch code {
-        case JPEGMarker.app0 where p.starts(with: Self.jfif):
+        case JPEGMarker.app0 where !colorMarkersLatched && p.starts(with: Self.jfif):
             sawJFIF = true
         case JPEGMarker.app0 + 1 where exif == nil && p.starts(with: Self.exifHeader):
             let payload = Array(p.dropFirst(Self.exifHeader.count))
@@ -39,11 +44,16 @@ struct JPEGMetadata {
             guard hold(chunk.count, limit: limit) else { return }
             iccChunks[sequence] = chunk
             iccChunkCount = max(iccChunkCount, count)
-        case JPEGMarker.app0 + 14 where p.count >= 12 && p.starts(with: Self.adobe):
+        case JPEGMarker.app0 + 14 where !colorMarkersLatched && p.count >= 12 && p.starts(with: Self.adobe):
             adobeTransform = Int(p[11])
         default:
             break
         }
+    }
+
+    /// Keeps the JFIF and Adobe colour markers as they are now (the first scan begins).
+    mutating func latchColorMarkers() {
+        colorMarkersLatched = true
     }
 
     private mutating func hold(_ count: Int, limit: Int) -> Bool {
