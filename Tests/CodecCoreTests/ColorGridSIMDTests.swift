@@ -4,7 +4,8 @@ import Testing
 /// The vector CMYK grid kernel (``ColorGridKernel/convertInkSIMD(_:count:)``) against its
 /// scalar twin (``ColorGridKernel/convertInkScalar(_:count:)``): the two CMYK fixtures'
 /// device links and a synthetic grid, on random inks plus every mix of end and cell-edge
-/// amounts (fractions of 0, ties between inputs, the top cell).
+/// amounts (fractions of 0, ties between inputs, the top cell), a count that leaves a partial
+/// group of four after the vector kernel's groups.
 struct ColorGridSIMDTests {
     static func inks() -> [UInt8] {
         let ends: [UInt8] = [0, 1, 15, 16, 17, 128, 239, 240, 254, 255]

@@ -1,8 +1,8 @@
 /// A device link sampled on a regular grid (three or four inputs, `points` per input),
 /// holding encoded sRGB in [0, 1] at each node; pixels are read by tetrahedral interpolation
 /// over the last three inputs and, for four inputs, linear interpolation along the first
-/// (LittleCMS's `Eval4Inputs`): 8-bit RGB pixels in integers (``ColorGridInteger8``), 16-bit
-/// RGB and 8-bit CMYK pixels in floats.
+/// (LittleCMS's `Eval4Inputs`): 8-bit RGB pixels through tables laid out as LittleCMS's 8-bit
+/// ones (``ColorGrid8``), 16-bit RGB and 8-bit CMYK pixels straight from the float grid.
 struct ColorGridKernel: Sendable {
     let dimensions: Int
     let points: Int
@@ -17,7 +17,7 @@ struct ColorGridKernel: Sendable {
     /// What 8-bit pixels of three inputs are read from: the grid sampled through LittleCMS's
     /// 8-bit prelinearisation (``ColorPrelinearization``) when there is one, else the plain
     /// grid; nil for four inputs.
-    let integer8: ColorGridInteger8?
+    let grid8: ColorGrid8?
     /// For four inputs, each 8-bit code's cell and fraction into it (every input alike).
     let cell8: [Int]
     let fraction8: [Float]
@@ -41,11 +41,11 @@ struct ColorGridKernel: Sendable {
                     Double(ColorPrelinearization.evaluate(inverses[t], at: ColorPrelinearization.quantize(d[t] * 65535))) / 65535
                 })
             }
-            integer8 = ColorGridInteger8(points: points, nodes: prelinearized, inputs: ColorPrelinearization.inputs8(curves))
+            grid8 = ColorGrid8(points: points, nodes: prelinearized, inputs: ColorPrelinearization.inputs8(curves))
         } else if dimensions == 3 {
-            integer8 = ColorGridInteger8(points: points, nodes: plain, inputs: [[Int]](repeating: (0..<256).map { $0 * 257 }, count: 3))
+            grid8 = ColorGrid8(points: points, nodes: plain, inputs: [[Int]](repeating: (0..<256).map { $0 * 257 }, count: 3))
         } else {
-            integer8 = nil
+            grid8 = nil
         }
         let cells = (0..<256).map { v in min(v * (points - 1) / 255, points - 2) }
         cell8 = cells
@@ -79,14 +79,14 @@ struct ColorGridKernel: Sendable {
     }
 
     /// The tetrahedron of a cube that holds the point at fractions `f` along axes of node
-    /// strides `s` (``ColorGridInteger8/path(_:_:_:_:_:_:)``, without branches: the fractions
+    /// strides `s` (``ColorGrid8/path(_:_:_:_:_:_:)``, without branches: the fractions
     /// are non-negative, so their bit patterns order as they do): the first and second
     /// corners' offsets from the lowest, and the fractions in order of decreasing size (ties
     /// in the order of the axes).
     @inline(__always)
     static func tetrahedronPath(_ s0: Int, _ s1: Int, _ s2: Int, _ f0: Float, _ f1: Float, _ f2: Float)
         -> (first: Int, second: Int, fa: Float, fb: Float, fc: Float) {
-        let p = ColorGridInteger8.path(s0, s1, s2, Int(f0.bitPattern), Int(f1.bitPattern), Int(f2.bitPattern))
+        let p = ColorGrid8.path(s0, s1, s2, Int(f0.bitPattern), Int(f1.bitPattern), Int(f2.bitPattern))
         @inline(__always) func fraction(_ bits: Int) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: bits)) }
         return (p.first, p.second, fraction(p.fa), fraction(p.fb), fraction(p.fc))
     }
@@ -106,13 +106,13 @@ struct ColorGridKernel: Sendable {
         return (channel(0), channel(1), channel(2))
     }
 
-    /// Three-input grids over RGBA8 rows (``ColorGridInteger8``); `src` and `dst` may be the same.
+    /// Three-input grids over RGBA8 rows (``ColorGrid8``); `src` and `dst` may be the same.
     func apply8(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
-        guard let integer8 else {
+        guard let grid8 else {
             if UnsafePointer(dst) != src { dst.update(from: src, count: count &* 4) }
             return
         }
-        integer8.apply8(src, dst, count: count)
+        grid8.apply8(src, dst, count: count)
     }
 
     /// Three-input grids over RGBA16 rows, in place.

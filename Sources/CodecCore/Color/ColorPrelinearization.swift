@@ -5,7 +5,7 @@
 /// the inverse of those curves; each 8-bit pixel goes through the curves, then the grid. Where
 /// the transform is nearly linear along gray this puts the grid's nodes where the output
 /// changes, which is what makes LittleCMS's 8-bit results differ from plain resampling.
-/// The curves are used on 8-bit pixels only (``ColorGridInteger8``).
+/// The curves are used on 8-bit pixels only (``ColorGrid8``).
 enum ColorPrelinearization {
     static let points = 4096
 
@@ -27,14 +27,14 @@ enum ColorPrelinearization {
     }
 
     /// Each curve at the 256 8-bit codes (as 16-bit values, `v · 257`), in 16-bit integers as
-    /// LittleCMS evaluates a table curve (`LinLerp1D`): what ``ColorGridInteger8`` places on
+    /// LittleCMS evaluates a table curve (`LinLerp1D`): what ``ColorGrid8`` places on
     /// the grid's axes.
     static func inputs8(_ curves: [[Int]]) -> [[Int]] {
         curves.map { table in
             (0..<256).map { v in
                 let x = v * 257, last = table.count - 1
                 guard x < 0xFFFF else { return table[last] }
-                let fixed = ColorGridInteger8.toFixedDomain(x * last)
+                let fixed = ColorGrid8.toFixedDomain(x * last)
                 let cell = fixed >> 16, rest = fixed & 0xFFFF
                 return table[cell] + (((table[cell + 1] - table[cell]) * rest + 0x8000) >> 16)
             }
