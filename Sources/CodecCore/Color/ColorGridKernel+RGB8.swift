@@ -85,10 +85,14 @@ struct ColorGrid8: Sendable {
     @inline(__always)
     static func tetrahedron(_ e: UnsafePointer<UInt64>, _ r: UInt8, _ g: UInt8, _ b: UInt8)
         -> (n0: Int, n1: Int, n2: Int, n3: Int, w0: Int, w1: Int, w2: Int, w3: Int) {
-        let ex = e[Int(r)], ey = e[256 &+ Int(g)], ez = e[512 &+ Int(b)]
-        let sx = Int(ex >> 16 & 0xFFFF), sy = Int(ey >> 16 & 0xFFFF), sz = Int(ez >> 16 & 0xFFFF)
-        let p = path(sx, sy, sz, Int(ex & 0xFFFF), Int(ey & 0xFFFF), Int(ez & 0xFFFF))
-        let base = Int(ex >> 32) &+ Int(ey >> 32) &+ Int(ez >> 32)
+        let raw = UnsafeRawPointer(e)
+        @inline(__always) func field<T: FixedWidthInteger>(_ index: Int, _ byte: Int, _: T.Type) -> Int {
+            Int(T(littleEndian: raw.load(fromByteOffset: index &* 8 &+ byte, as: T.self)))
+        }
+        let x = Int(r), y = 256 &+ Int(g), z = 512 &+ Int(b)
+        let sx = field(x, 2, UInt16.self), sy = field(y, 2, UInt16.self), sz = field(z, 2, UInt16.self)
+        let p = path(sx, sy, sz, field(x, 0, UInt16.self), field(y, 0, UInt16.self), field(z, 0, UInt16.self))
+        let base = field(x, 4, UInt32.self) &+ field(y, 4, UInt32.self) &+ field(z, 4, UInt32.self)
         return (base, base &+ p.first, base &+ p.second, base &+ sx &+ sy &+ sz,
                 0x10000 &- p.fa, p.fa &- p.fb, p.fb &- p.fc, p.fc)
     }
