@@ -102,7 +102,7 @@ struct ColorGrid8: Sendable {
     /// in scalars (``applyScalar8(_:_:count:)``), the same bytes.
     func apply8(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, count: Int) {
         #if arch(x86_64)
-        if ColorGrid8SSE2.isPreferred {
+        if VectorKernels.arePreferred {
             let done = ColorGrid8SSE2.apply8(self, src, dst, count: count)
             applyScalar8(src + 4 &* done, dst + 4 &* done, count: count &- done)
             return

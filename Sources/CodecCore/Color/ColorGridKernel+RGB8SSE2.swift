@@ -9,24 +9,16 @@ import _Builtin_intrinsics.intel
 /// twin, run for the last pixels of a row, on other architectures and in unoptimised builds;
 /// `ColorGridRGB8Tests` holds them equal on random grids and pixels.
 enum ColorGrid8SSE2 {
-    /// Whether conversions use this kernel: in optimised builds (the intrinsics are calls in
-    /// unoptimised ones). The twin test runs it in every build.
-    #if DEBUG
-    static let isPreferred = false
-    #else
-    static let isPreferred = true
-    #endif
-
     /// The pixel's outputs times 2¹⁶ in the first three lanes (``ColorGrid8/nodes``' units).
     @inline(__always)
     private static func sum(_ g: UnsafeRawPointer, _ e: UnsafePointer<UInt64>, _ p: UnsafePointer<UInt8>) -> __m128i {
         let t = ColorGrid8.tetrahedron(e, p[0], p[1], p[2])
         let low = Int64(t.w0) | Int64(t.w1) << 32, high = Int64(t.w2) | Int64(t.w3) << 32
-        let w = unsafeBitCast(_mm_cvtepi32_ps(_mm_set_epi64x(high, low)), to: SIMD4<Float>.self)
+        let w = _mm_cvtepi32_ps(_mm_set_epi64x(high, low))
         @inline(__always) func node(_ n: Int) -> SIMD4<Float> { g.load(fromByteOffset: n, as: SIMD4<Float>.self) }
         let v = (node(t.n0) * SIMD4(repeating: w[0]) + node(t.n1) * SIMD4(repeating: w[1]))
             + (node(t.n2) * SIMD4(repeating: w[2]) + node(t.n3) * SIMD4(repeating: w[3]))
-        return _mm_cvttps_epi32(unsafeBitCast(v, to: __m128.self))
+        return _mm_cvttps_epi32(v)
     }
 
     /// Converts the first whole groups of four of `count` RGBA8 pixels from `src` to `dst`

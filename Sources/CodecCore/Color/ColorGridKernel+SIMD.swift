@@ -11,15 +11,6 @@ import _Builtin_intrinsics.intel
 /// store (their conversions and packs are independent, where one pixel at a time put the pack,
 /// the move to a general register and the store at the end of each pixel's chain).
 extension ColorGridKernel {
-    /// Whether conversions use the vector kernel: in optimised builds. Unoptimised builds run
-    /// the scalar twin, since generic SIMD code is many times slower there; the twin test runs
-    /// both in every build.
-    #if DEBUG
-    static let prefersSIMD = false
-    #else
-    static let prefersSIMD = true
-    #endif
-
     /// Tetrahedral interpolation as ``convertInkScalar(_:count:)`` does it, on vectors: from the
     /// lowest corner along the axes in order of decreasing fraction (ties as there).
     @inline(__always)
@@ -40,7 +31,7 @@ extension ColorGridKernel {
     @inline(__always)
     private static func opaqueCodes(_ scaled: SIMD4<Float>) -> UInt32 {
         #if arch(x86_64)
-        let lanes = _mm_cvttps_epi32(unsafeBitCast(scaled, to: __m128.self))
+        let lanes = _mm_cvttps_epi32(scaled)
         let bytes = _mm_packus_epi16(_mm_packs_epi32(lanes, lanes), lanes)
         return UInt32(bitPattern: _mm_cvtsi128_si32(bytes)) | 0xFF00_0000
         #else
@@ -76,7 +67,7 @@ extension ColorGridKernel {
                     var i = 0
                     #if arch(x86_64)
                     let opaque = _mm_set1_epi32(Int32(bitPattern: 0xFF00_0000))
-                    @inline(__always) func lanes(_ v: SIMD4<Float>) -> __m128i { _mm_cvttps_epi32(unsafeBitCast(v, to: __m128.self)) }
+                    @inline(__always) func lanes(_ v: SIMD4<Float>) -> __m128i { _mm_cvttps_epi32(v) }
                     while i &+ 4 <= count {
                         let q = p + 4 &* i
                         let a = lanes(Self.ink(g, q, strides, c, f)), b = lanes(Self.ink(g, q + 4, strides, c, f))

@@ -140,7 +140,7 @@ struct ColorGridKernel: Sendable {
     /// Four-input (interleaved CMYK ink) pixels to opaque RGBA8, in place: in four-lane
     /// vectors in optimised builds (``convertInkSIMD(_:count:)``), else in scalars.
     func convertInk(_ p: UnsafeMutablePointer<UInt8>, count: Int) {
-        if Self.prefersSIMD {
+        if VectorKernels.arePreferred {
             convertInkSIMD(p, count: count)
         } else {
             convertInkScalar(p, count: count)

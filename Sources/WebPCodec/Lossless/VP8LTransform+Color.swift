@@ -31,7 +31,7 @@ extension VP8LTransform {
             let element = elements[blockRow + (x >> bits)]
             let end = min(width, x + blockSize)
             #if arch(x86_64)
-            if VP8LTransformSSE2.isPreferred {
+            if VectorKernels.arePreferred {
                 VP8LTransformSSE2.inverseCrossColor(line, from: x, to: end, element: element)
                 x = end
                 continue

@@ -35,7 +35,7 @@ extension VP8LTransform {
     @inline(__always)
     static func addRun(mode: Int, _ line: UnsafeMutablePointer<UInt32>, from start: Int, to end: Int, width: Int) {
         #if arch(x86_64)
-        if VP8LTransformSSE2.isPreferred {
+        if VectorKernels.arePreferred {
             VP8LTransformSSE2.addRun(mode: mode, line, from: start, to: end, width: width)
             return
         }

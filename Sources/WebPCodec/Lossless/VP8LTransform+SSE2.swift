@@ -9,14 +9,6 @@ import _Builtin_intrinsics.intel
 /// red, alpha); the clang headers' immediate-operand shuffles are macros Swift cannot import,
 /// so lanes move with shifts and unpacks only.
 enum VP8LTransformSSE2 {
-    /// Whether whole decodes use these kernels: in optimised builds (the intrinsics are calls
-    /// in unoptimised ones). The twin tests run them in every build.
-    #if DEBUG
-    static let isPreferred = false
-    #else
-    static let isPreferred = true
-    #endif
-
     @inline(__always)
     static func load4(_ p: UnsafePointer<UInt32>) -> __m128i {
         _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))

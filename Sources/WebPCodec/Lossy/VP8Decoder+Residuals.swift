@@ -1,3 +1,5 @@
+import CodecCore
+
 /// DCT token decoding, RFC 6386 section 13, with dequantisation (14.1) folded in as libwebp
 /// does it: each coefficient is multiplied by its factor and stored, truncated to 16 bits, at
 /// its zigzag position.
@@ -122,7 +124,7 @@ extension VP8Decoder {
             top[8] = flag
             left[8] = flag
             if nz > 1 {
-                if VP8TransformSIMD.isPreferred {
+                if VectorKernels.arePreferred {
                     VP8TransformSIMD.inverseWHT(y2, coeffs)
                 } else {
                     VP8Transform.inverseWHT(y2, coeffs)

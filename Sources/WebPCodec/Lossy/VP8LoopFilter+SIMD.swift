@@ -6,15 +6,6 @@
 enum VP8LoopFilterSIMD {
     typealias Lanes = SIMD8<Int16>
 
-    /// Whether whole decodes use these kernels: in optimised builds. Unoptimised (debug)
-    /// builds run the scalar twin, since generic SIMD code is many times slower there; the
-    /// twin tests run the SIMD kernels in every build.
-    #if DEBUG
-    static let isPreferred = false
-    #else
-    static let isPreferred = true
-    #endif
-
     /// The 8 pixels across an edge (p3 … p0 | q0 … q3) at 8 positions.
     struct Edge {
         var p3: Lanes, p2: Lanes, p1: Lanes, p0: Lanes, q0: Lanes, q1: Lanes, q2: Lanes, q3: Lanes

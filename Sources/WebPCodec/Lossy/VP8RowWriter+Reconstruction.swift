@@ -1,3 +1,5 @@
+import CodecCore
+
 extension VP8RowWriter {
     /// Reconstructs the macroblock row parsed into `job` (RFC 6386 12 and 14.5) into its band,
     /// lines ``VP8Decoder/bandExtraLines`` on, one macroblock at a time in the work area.
@@ -127,7 +129,7 @@ extension VP8RowWriter {
     @inline(__always)
     static func addResidual(_ kind: UInt8, _ coeffs: UnsafeMutablePointer<Int16>, _ dst: UnsafeMutablePointer<UInt8>) {
         if kind == 2 {
-            if VP8TransformSIMD.isPreferred {
+            if VectorKernels.arePreferred {
                 VP8TransformSIMD.inverseDCT(coeffs, dst)
             } else {
                 VP8Transform.inverseDCT(coeffs, dst)

@@ -149,7 +149,7 @@ struct VP8RowWriter: Sendable {
         for mbX in 0..<filters.count {
             let y = base + yRow + mbX * 16
             let u = base + l.uOffset + uvRow + mbX * 8, v = base + l.vOffset + uvRow + mbX * 8
-            if VP8LoopFilterSIMD.isPreferred {
+            if VectorKernels.arePreferred {
                 #if arch(x86_64)
                 VP8LoopFilterSSE2.filterMacroblock(filters[mbX], isSimple: simple, mbX: mbX, mbY: mbY,
                                                    y: y, yStride: ys, u: u, v: v, uvStride: uvs)

@@ -6,14 +6,6 @@
 enum VP8TransformSIMD {
     typealias Lanes = SIMD4<Int32>
 
-    /// Debug builds run the scalar twin (generic SIMD code is many times slower there); the
-    /// twin test runs this in every build.
-    #if DEBUG
-    static let isPreferred = false
-    #else
-    static let isPreferred = true
-    #endif
-
     @inline(__always) static func mul1(_ a: Lanes) -> Lanes { ((a &* 20091) &>> 16) &+ a }
     @inline(__always) static func mul2(_ a: Lanes) -> Lanes { (a &* 35468) &>> 16 }
 

@@ -1,3 +1,5 @@
+import CodecCore
+
 /// YUV 4:2:0 to RGBA8 as libwebp's `WebPDecodeRGBA` (and `dwebp`) output it by default:
 /// "fancy" upsampling of the chroma (each output pixel takes its chroma from the four nearest
 /// chroma samples weighted 9:3:3:1, computed by libwebp's two-step rounding), then the BT.601
@@ -26,7 +28,7 @@ enum VP8Upsampling {
     static func upsampleRow(y: UnsafePointer<UInt8>, nearU: UnsafePointer<UInt8>, nearV: UnsafePointer<UInt8>,
                             farU: UnsafePointer<UInt8>, farV: UnsafePointer<UInt8>,
                             dst: UnsafeMutablePointer<UInt8>, width: Int,
-                            vectorized: Bool = VP8LoopFilterSIMD.isPreferred) {
+                            vectorized: Bool = VectorKernels.arePreferred) {
         @inline(__always) func load(_ u: UnsafePointer<UInt8>, _ v: UnsafePointer<UInt8>, _ i: Int) -> UInt32 {
             UInt32(u[i]) | UInt32(v[i]) << 16
         }
