@@ -64,6 +64,10 @@ public enum Throughput {
             + "| \(Cell.rate(concurrent)) | \(Cell.rate(sequential)) | \(Cell.times(concurrent / sequential)) "
             + "| \(Cell.rate(fastest)) | \(Cell.times(concurrent / fastest)) |")
         Swift.print()
+        Swift.print("The machine in the same run: two threads filling buffers of \(MemoryScaling.bufferBytes >> 20) MiB (memory-bound) "
+            + "reach \(Cell.times(MemoryScaling.ratio())) of twice one thread's rate (median of 5; `Probes/core-sharing.c` "
+            + "measures computing too). A decode that writes a whole image is partly memory-bound.")
+        Swift.print()
     }
 
     /// The four inputs decoded one after another on this thread with `maxThreads` 1, `passes`
@@ -79,19 +83,27 @@ public enum Throughput {
     /// One round: a thread per input, all started together, thread i decoding inputs i, i + 1, …
     /// (every input `passes` times); the seconds until the last ends.
     private static func round(_ inputs: [[UInt8]], passes: Int) -> Double {
+        timedThreads(inputs.count) { first in
+            for i in 0..<(passes * inputs.count) { _ = try? decodeOurs(inputs[(first + i) % inputs.count]) }
+        }
+    }
+
+    /// Runs `work(0)` … `work(count − 1)` on threads of their own, started together; the
+    /// seconds from the start until the last ends.
+    static func timedThreads(_ count: Int, _ work: @escaping @Sendable (Int) -> Void) -> Double {
         let start = DispatchSemaphore(value: 0), done = DispatchGroup()
-        for first in inputs.indices {
+        for index in 0..<count {
             done.enter()
             let thread = Thread {
                 start.wait()
-                for i in 0..<(passes * inputs.count) { _ = try? decodeOurs(inputs[(first + i) % inputs.count]) }
+                work(index)
                 done.leave()
             }
             thread.stackSize = 1 << 20
             thread.start()
         }
         let begin = monotonicNanoseconds()
-        for _ in inputs { start.signal() }
+        for _ in 0..<count { start.signal() }
         done.wait()
         return Double(monotonicNanoseconds() - begin) / 1e9
     }
